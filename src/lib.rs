@@ -1,0 +1,25 @@
+//! Spot the ships: a bay of non-touching ships of 1 to 5 cells, and strategies that
+//! probe cells ("ship or water?") until every ship cell is spotted.
+//!
+//! The judge path: [`input::parse`] turns the three-line input into a [`board::Board`]
+//! of [`ship::Ship`]s and a strategy name; [`strategy::by_name`] picks a
+//! [`strategy::ScanStrategy`]; the strategy probes through a [`scan::Scan`], which asks
+//! the board only "ship or water?" ([`sonar::Sonar`]) and keeps the
+//! [`record::ScanRecord`] that is rendered into the final grid.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod cellset;
+pub mod cli;
+pub mod input;
+pub mod likelihood;
+pub mod observer;
+pub mod placement;
+pub mod position;
+pub mod record;
+pub mod rng;
+pub mod scan;
+pub mod ship;
+pub mod sonar;
+pub mod strategy;

@@ -1,0 +1,25 @@
+//! `spot-the-ships`: turns the arguments and standard streams into a call to the
+//! library's command runner, and its result into output and an exit status.
+#![forbid(unsafe_code)]
+
+use spot_the_ships::cli::{self, Streams};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let (stdin, stdout, stderr) = (io::stdin(), io::stdout(), io::stderr());
+    let (stdin_tty, stdout_tty, stderr_tty) = (stdin.is_terminal(), stdout.is_terminal(), stderr.is_terminal());
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut err = stderr.lock();
+    let mut streams =
+        Streams { stdin: &mut stdin.lock(), stdout: &mut out, stderr: &mut err, stdin_tty, stdout_tty, stderr_tty };
+    let result = cli::run(&args, &mut streams).and_then(|()| out.flush().map_err(cli::CliError::from));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

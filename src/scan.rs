@@ -1,0 +1,189 @@
+//! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
+//! counts the ship cells still to spot and tells the observer about every step.
+
+use crate::likelihood::Likelihood;
+use crate::observer::{ListView, ScanObserver, Source};
+use crate::position::Position;
+use crate::record::{CellState, ScanRecord};
+use crate::sonar::{ProbeError, Sonar};
+use std::fmt;
+
+/// Why a scan stopped before spotting every ship cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanError {
+    /// The sonar could not answer.
+    Probe(ProbeError),
+    /// A strategy asked for a cell outside the board (a bug in the strategy).
+    Outside(Position),
+    /// A strategy asked for a cell already probed or eliminated (a bug in the strategy).
+    Repeated(Position),
+    /// Every open cell was used up with ship cells still missing: the answers broke the
+    /// rules (only an interactive sonar can do that).
+    Exhausted {
+        /// Ship cells found.
+        found: usize,
+        /// Ship cells announced.
+        expected: usize,
+    },
+    /// An answer contradicts the rules or earlier answers.
+    Contradiction(String),
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanError::Probe(e) => write!(f, "{e}"),
+            ScanError::Outside(p) => write!(f, "internal: strategy probed {p}, outside the board"),
+            ScanError::Repeated(p) => write!(f, "internal: strategy probed {p} twice"),
+            ScanError::Exhausted { found, expected } => {
+                write!(f, "contradiction: no cell is left to scan but only {found} of {expected} ship cells were found")
+            }
+            ScanError::Contradiction(why) => write!(f, "contradiction: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+impl From<ProbeError> for ScanError {
+    fn from(e: ProbeError) -> ScanError {
+        ScanError::Probe(e)
+    }
+}
+
+/// A scan in progress. Strategies probe and eliminate through it; they never see ships.
+pub struct Scan<'a> {
+    sonar: &'a mut dyn Sonar,
+    observer: &'a mut dyn ScanObserver,
+    record: ScanRecord,
+    remaining: usize,
+}
+
+impl<'a> Scan<'a> {
+    /// Starts a scan of `sonar`'s bay, reporting to `observer`.
+    /// Pre: none. Post: nothing probed; `remaining() == sonar.ship_cells()`.
+    pub fn new(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver) -> Scan<'a> {
+        let record = ScanRecord::new(sonar.rows(), sonar.cols());
+        let remaining = sonar.ship_cells();
+        Scan { sonar, observer, record, remaining }
+    }
+
+    /// Number of rows.
+    /// Pre: none. Post: at least 1.
+    pub fn rows(&self) -> usize {
+        self.record.rows()
+    }
+
+    /// Number of columns.
+    /// Pre: none. Post: at least 1.
+    pub fn cols(&self) -> usize {
+        self.record.cols()
+    }
+
+    /// Total ship cells of the bay.
+    /// Pre: none. Post: no change.
+    pub fn ship_cells(&self) -> usize {
+        self.sonar.ship_cells()
+    }
+
+    /// The fleet's sizes, largest first, when the sonar knows them.
+    /// Pre: none. Post: no change.
+    pub fn fleet(&self) -> Option<&[usize]> {
+        self.sonar.fleet()
+    }
+
+    /// Ship cells not spotted yet.
+    /// Pre: none. Post: `ship_cells() - record().hits()`.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// True once every ship cell is spotted.
+    /// Pre: none. Post: `remaining() == 0`.
+    pub fn is_done(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// What is known so far.
+    /// Pre: none. Post: no change.
+    pub fn record(&self) -> &ScanRecord {
+        &self.record
+    }
+
+    /// What is known of `pos` (outside cells read as eliminated).
+    /// Pre: none. Post: no change.
+    pub fn state(&self, pos: Position) -> CellState {
+        self.record.state(pos)
+    }
+
+    /// Probes `pos`, records the answer and tells the observer.
+    /// Pre: `pos` inside and unknown. Post: `Ok(hit)`; the cell is `Hit` or `Miss`, one
+    /// more scan. Errors leave the record unchanged.
+    pub fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
+        if pos.row >= self.rows() || pos.col >= self.cols() {
+            return Err(ScanError::Outside(pos));
+        }
+        if self.record.state(pos) != CellState::Unknown {
+            return Err(ScanError::Repeated(pos));
+        }
+        let hit = self.sonar.probe(pos)?;
+        if hit {
+            if self.remaining == 0 {
+                return Err(ScanError::Contradiction(format!(
+                    "{pos} is a hit, but all {} ship cells were already found",
+                    self.ship_cells()
+                )));
+            }
+            let (rows, cols) = (self.rows(), self.cols());
+            if let Some(d) = pos.diagonals(rows, cols).find(|&d| self.record.state(d) == CellState::Hit) {
+                return Err(ScanError::Contradiction(format!(
+                    "{pos} is a hit diagonal to the hit {d}, and ships never touch"
+                )));
+            }
+            self.remaining -= 1;
+        }
+        self.record.mark_probe(pos, hit);
+        self.observer.probed(pos, source, hit);
+        Ok(hit)
+    }
+
+    /// Marks `pos` as water without probing it, if it is still unknown.
+    /// Pre: none. Post: returns true when the cell changed (the observer is told).
+    pub fn eliminate(&mut self, pos: Position) -> bool {
+        let changed = self.record.mark_eliminated(pos);
+        if changed {
+            self.observer.eliminated(pos);
+        }
+        changed
+    }
+
+    /// Shows the strategy's list to the observer.
+    /// Pre: none. Post: no change to the scan.
+    pub fn show_list(&mut self, list: &dyn ListView) {
+        self.observer.list_changed(list);
+    }
+
+    /// Shows the likelihood matrix the strategy is about to read.
+    /// Pre: none. Post: no change to the scan.
+    pub fn show_likelihood(&mut self, matrix: &Likelihood) {
+        self.observer.likelihood_read(matrix);
+    }
+
+    /// Ends the current step (one per probe).
+    /// Pre: a probe was made since the last call. Post: the observer saw the record.
+    pub fn end_step(&mut self) {
+        self.observer.step_done(&self.record);
+    }
+
+    /// The error to return when a strategy has no cell left to probe.
+    /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
+    pub fn exhausted(&self) -> ScanError {
+        ScanError::Exhausted { found: self.record.hits(), expected: self.ship_cells() }
+    }
+
+    /// Ends the scan and hands back its record.
+    /// Pre: none. Post: the record holds every probe and elimination made.
+    pub fn into_record(self) -> ScanRecord {
+        self.record
+    }
+}

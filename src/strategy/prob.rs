@@ -1,0 +1,115 @@
+//! prob: probe the front of `highProbabilityList` if it has one, else the cell of
+//! highest likelihood (first in row-major order among equals). A hit blocks its diagonal
+//! neighbours and appends its N, E, S, W neighbours to the list.
+//!
+//! The list is a FIFO of cells. A cell is appended only when it is free and not already
+//! in it; the statement removes a cell from the list only when it gets blocked, so the
+//! list skips blocked entries when read instead of searching for them (O(1) per step).
+
+use super::ScanStrategy;
+use crate::cellset::CellSet;
+use crate::likelihood::Likelihood;
+use crate::observer::{ListView, Source};
+use crate::position::Position;
+use crate::scan::{Scan, ScanError};
+use std::collections::VecDeque;
+
+/// The probabilistic scanner: likelihood matrix plus `highProbabilityList`.
+#[derive(Debug, Default, Clone)]
+pub struct Probabilistic {
+    matrix: Likelihood,
+    list: HighProbabilityList,
+}
+
+/// `highProbabilityList`: a FIFO whose blocked entries count as removed.
+#[derive(Debug, Default, Clone)]
+struct HighProbabilityList {
+    queue: VecDeque<Position>,
+    /// Cells ever appended (a blocked cell is never appended again).
+    member: CellSet,
+    cols: usize,
+}
+
+impl HighProbabilityList {
+    fn reset(&mut self, rows: usize, cols: usize) {
+        self.queue.clear();
+        self.member.reset(rows * cols);
+        self.cols = cols;
+    }
+
+    fn pop_live(&mut self, matrix: &Likelihood) -> Option<Position> {
+        while let Some(p) = self.queue.pop_front() {
+            if !matrix.is_blocked(p) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    fn push(&mut self, p: Position, matrix: &Likelihood) {
+        let i = p.index(self.cols);
+        if !matrix.is_blocked(p) && !self.member.contains(i) {
+            self.member.insert(i);
+            self.queue.push_back(p);
+        }
+    }
+}
+
+/// The list as an observer sees it: live entries only.
+struct ListSnapshot<'a> {
+    list: &'a HighProbabilityList,
+    matrix: &'a Likelihood,
+}
+
+impl ListView for ListSnapshot<'_> {
+    fn name(&self) -> &'static str {
+        "highProbabilityList"
+    }
+
+    fn len(&self) -> usize {
+        self.list.queue.iter().filter(|&&p| !self.matrix.is_blocked(p)).count()
+    }
+
+    fn front(&self, limit: usize) -> Vec<Position> {
+        self.list.queue.iter().copied().filter(|&p| !self.matrix.is_blocked(p)).take(limit).collect()
+    }
+}
+
+impl ScanStrategy for Probabilistic {
+    fn name(&self) -> &'static str {
+        "prob"
+    }
+
+    fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        self.matrix.reset(rows, cols);
+        self.list.reset(rows, cols);
+        while !scan.is_done() {
+            let (pos, source) = match self.list.pop_live(&self.matrix) {
+                Some(p) => (p, Source::ListFront),
+                None => {
+                    scan.show_likelihood(&self.matrix);
+                    let Some(p) = self.matrix.best() else {
+                        return Err(scan.exhausted());
+                    };
+                    (p, Source::Matrix)
+                }
+            };
+            let hit = scan.probe(pos, source)?;
+            self.matrix.block(pos);
+            if hit {
+                for d in pos.diagonals(rows, cols) {
+                    if self.matrix.block(d) {
+                        scan.eliminate(d);
+                    }
+                }
+                for n in pos.orthogonals(rows, cols) {
+                    self.list.push(n, &self.matrix);
+                }
+            }
+            scan.show_list(&ListSnapshot { list: &self.list, matrix: &self.matrix });
+            scan.end_step();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,231 @@
+//! smart: row-major order, but a hit eliminates its diagonal neighbours and moves its E
+//! and S neighbours to the front of `boardList` (E first).
+//!
+//! `boardList` is kept in O(1) per operation without a linked list. Its front part is
+//! the cells moved to the front (a stack: the top is the list's first cell); the rest is
+//! every untouched cell in row-major order (a cursor). Each cell carries a state saying
+//! which of the two parts holds it, or that it left the list; entries of the stack and
+//! cells behind the cursor whose state no longer matches are skipped when met. The
+//! tests compare it with a plain `Vec` implementation of the statement's list.
+
+use super::ScanStrategy;
+use crate::observer::{ListView, Source};
+use crate::position::{Direction, Position};
+use crate::scan::{Scan, ScanError};
+
+/// Where a cell is in `boardList`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// In the row-major part, at its original place.
+    InOrder,
+    /// Moved to the front: in the stack.
+    Moved,
+    /// Out of the list (probed or eliminated).
+    Gone,
+}
+
+/// The smart scanner and its `boardList`.
+#[derive(Debug, Default, Clone)]
+pub struct Smart {
+    cols: usize,
+    place: Vec<Place>,
+    /// Moved cells; the last entry is the list's first cell.
+    front: Vec<u32>,
+    /// Next row-major index to consider.
+    cursor: usize,
+    /// Cells still in the list.
+    len: usize,
+}
+
+impl Smart {
+    fn reset(&mut self, rows: usize, cols: usize) {
+        self.cols = cols;
+        self.place.clear();
+        self.place.resize(rows * cols, Place::InOrder);
+        self.front.clear();
+        self.cursor = 0;
+        self.len = rows * cols;
+    }
+
+    fn place_of(&self, i: usize) -> Place {
+        self.place.get(i).copied().unwrap_or(Place::Gone)
+    }
+
+    fn set_gone(&mut self, i: usize) -> bool {
+        match self.place.get_mut(i) {
+            Some(p) if *p != Place::Gone => {
+                *p = Place::Gone;
+                self.len -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes the first cell out of the list.
+    fn take_first(&mut self) -> Option<usize> {
+        while let Some(i) = self.front.pop() {
+            if self.place_of(i as usize) == Place::Moved {
+                self.set_gone(i as usize);
+                return Some(i as usize);
+            }
+        }
+        while self.cursor < self.place.len() {
+            let i = self.cursor;
+            self.cursor += 1;
+            if self.place_of(i) == Place::InOrder {
+                self.set_gone(i);
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Moves cell `i` to the front, if it is still in the list.
+    fn move_to_front(&mut self, i: usize) {
+        if let Some(p) = self.place.get_mut(i) {
+            if *p != Place::Gone {
+                *p = Place::Moved;
+                self.front.push(i as u32);
+            }
+        }
+    }
+}
+
+impl ListView for Smart {
+    fn name(&self) -> &'static str {
+        "boardList"
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn front(&self, limit: usize) -> Vec<Position> {
+        let mut out = Vec::new();
+        for (k, &i) in self.front.iter().enumerate().rev() {
+            if out.len() >= limit {
+                return out;
+            }
+            // A cell moved twice has a stale lower entry: only its topmost counts.
+            let stale = self.front.get(k + 1..).is_some_and(|above| above.contains(&i));
+            if self.place_of(i as usize) == Place::Moved && !stale {
+                out.push(Position::from_index(i as usize, self.cols));
+            }
+        }
+        let mut i = self.cursor;
+        while out.len() < limit && i < self.place.len() {
+            if self.place_of(i) == Place::InOrder {
+                out.push(Position::from_index(i, self.cols));
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
+impl ScanStrategy for Smart {
+    fn name(&self) -> &'static str {
+        "smart"
+    }
+
+    fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        self.reset(rows, cols);
+        while !scan.is_done() {
+            let Some(i) = self.take_first() else {
+                return Err(scan.exhausted());
+            };
+            let pos = Position::from_index(i, cols);
+            let source = Source::ListFront;
+            if scan.probe(pos, source)? {
+                for d in pos.diagonals(rows, cols) {
+                    if self.set_gone(d.index(cols)) {
+                        scan.eliminate(d);
+                    }
+                }
+                // Push S first so that E ends on top: the list starts E, S, ...
+                for dir in [Direction::S, Direction::E] {
+                    if let Some(n) = pos.step(dir, rows, cols) {
+                        self.move_to_front(n.index(cols));
+                    }
+                }
+            }
+            scan.show_list(self);
+            scan.end_step();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::observer::Silent;
+    use crate::rng::Rng;
+    use crate::strategy::solve;
+
+    /// The statement's algorithm with a plain `Vec` as boardList.
+    fn reference(board: &Board) -> (usize, Vec<Position>, Vec<Position>) {
+        let (rows, cols) = (board.rows(), board.cols());
+        let mut list: Vec<Position> = (0..rows * cols).map(|i| Position::from_index(i, cols)).collect();
+        let mut count = board.ship_cells();
+        let (mut probed, mut eliminated) = (Vec::new(), Vec::new());
+        while count > 0 {
+            let pos = list.remove(0);
+            probed.push(pos);
+            if board.is_ship(pos) {
+                count -= 1;
+                for d in pos.diagonals(rows, cols) {
+                    if let Some(k) = list.iter().position(|&p| p == d) {
+                        list.remove(k);
+                        eliminated.push(d);
+                    }
+                }
+                for dir in [Direction::S, Direction::E] {
+                    if let Some(n) = pos.step(dir, rows, cols) {
+                        if let Some(k) = list.iter().position(|&p| p == n) {
+                            list.remove(k);
+                            list.insert(0, n);
+                        }
+                    }
+                }
+            }
+        }
+        (probed.len(), probed, eliminated)
+    }
+
+    #[test]
+    fn matches_the_plain_list_on_random_boards() {
+        let mut rng = Rng::new(5);
+        for _ in 0..400 {
+            let rows = 1 + rng.below(9) as usize;
+            let cols = 1 + rng.below(9) as usize;
+            let board = crate::placement::random_board(rows, cols, &mut rng);
+            let record = solve(&mut Smart::default(), &mut board.clone()).unwrap();
+            let (scans, probed, eliminated) = reference(&board);
+            assert_eq!(record.scans(), scans);
+            for p in probed {
+                assert!(matches!(record.state(p), crate::record::CellState::Hit | crate::record::CellState::Miss));
+            }
+            for p in eliminated {
+                assert_eq!(record.state(p), crate::record::CellState::Eliminated);
+            }
+        }
+    }
+
+    #[test]
+    fn list_view_shows_the_front() {
+        let mut s = Smart::default();
+        s.reset(3, 3);
+        assert_eq!(s.len(), 9);
+        assert_eq!(s.take_first(), Some(0));
+        s.move_to_front(4);
+        s.move_to_front(1);
+        assert_eq!(s.front(3), vec![Position::new(0, 1), Position::new(1, 1), Position::new(0, 2)]);
+        assert_eq!(s.len(), 8);
+        assert_eq!(ListView::name(&s), "boardList");
+        let _ = Silent;
+    }
+}
