@@ -73,10 +73,9 @@ impl fmt::Display for BoardError {
             BoardError::EmptyBoard { rows, cols } => {
                 write!(f, "the board is {rows}x{cols}: rows and columns must be at least 1")
             }
-            BoardError::TooLarge { rows, cols } => write!(
-                f,
-                "the board is {rows}x{cols}, more than the limit of {MAX_CELLS} cells"
-            ),
+            BoardError::TooLarge { rows, cols } => {
+                write!(f, "the board is {rows}x{cols}, more than the limit of {MAX_CELLS} cells")
+            }
             BoardError::BadSize { ship, size } => {
                 write!(f, "ship {ship}: size {size} is outside {MIN_SHIP}..={MAX_SHIP}")
             }
@@ -89,10 +88,17 @@ impl fmt::Display for BoardError {
             BoardError::Overlap { ship, other, cell } => {
                 write!(f, "ship {ship} overlaps ship {other} at {cell}")
             }
-            BoardError::Touch { ship, cell, other, other_cell } => write!(
-                f,
-                "ship {ship} touches ship {other}: its cell {cell} is next to {other_cell} (ships may not touch, not even diagonally)"
-            ),
+            BoardError::Touch { ship, cell, other, other_cell } => {
+                let how = if cell.row == other_cell.row || cell.col == other_cell.col {
+                    "beside"
+                } else {
+                    "diagonally next to"
+                };
+                write!(
+                    f,
+                    "ship {ship} touches ship {other}: its cell {cell} is {how} {other_cell} (ships may not touch, not even diagonally)"
+                )
+            }
         }
     }
 }
@@ -127,28 +133,46 @@ impl Board {
             if !ship.fits(rows, cols) {
                 return Err(BoardError::OffBoard { ship: number, declared: *ship, rows, cols });
             }
-            let owner = |cell: Position| ships.iter().position(|s| s.cells().any(|c| c == cell)).map_or(0, |i| i + 1);
-            for cell in ship.cells() {
-                if occupied.contains(cell.index(cols)) {
-                    return Err(BoardError::Overlap { ship: number, other: owner(cell), cell });
-                }
+            // Fast path: test the ship's cells, then the rectangle around it, a row
+            // segment at a time; only a failure looks for the exact cells to name.
+            let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
+            let cells_taken =
+                (first.row..=last.row).any(|r| occupied.any_in(r * cols + first.col, r * cols + last.col + 1));
+            let (r0, r1) = (first.row.saturating_sub(1), (last.row + 1).min(rows - 1));
+            let (c0, c1) = (first.col.saturating_sub(1), (last.col + 1).min(cols - 1));
+            if cells_taken || (r0..=r1).any(|r| occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
+                return Err(Board::conflict(number, ship, &ships, &occupied, rows, cols));
             }
-            for cell in ship.cells() {
-                let around = cell.orthogonals(rows, cols).chain(cell.diagonals(rows, cols));
-                for near in around {
-                    if occupied.contains(near.index(cols)) {
-                        return Err(BoardError::Touch { ship: number, cell, other: owner(near), other_cell: near });
-                    }
-                }
-            }
-            for cell in ship.cells() {
-                occupied.insert(cell.index(cols));
+            for r in first.row..=last.row {
+                occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
             }
         }
         let mut fleet: Vec<usize> = ships.iter().map(|s| s.size).collect();
         fleet.sort_unstable_by(|a, b| b.cmp(a));
         let ship_cells = fleet.iter().sum();
         Ok(Board { rows, cols, ships, occupied, fleet, ship_cells })
+    }
+
+    /// The overlap or contact that stops ship `number` from being placed.
+    fn conflict(
+        number: usize,
+        ship: &Ship,
+        ships: &[Ship],
+        occupied: &CellSet,
+        rows: usize,
+        cols: usize,
+    ) -> BoardError {
+        let owner = |cell: Position| ships.iter().position(|s| s.cells().any(|c| c == cell)).map_or(0, |i| i + 1);
+        if let Some(cell) = ship.cells().find(|c| occupied.contains(c.index(cols))) {
+            return BoardError::Overlap { ship: number, other: owner(cell), cell };
+        }
+        for cell in ship.cells() {
+            let around = cell.orthogonals(rows, cols).chain(cell.diagonals(rows, cols));
+            if let Some(near) = around.into_iter().find(|n| occupied.contains(n.index(cols))) {
+                return BoardError::Touch { ship: number, cell, other: owner(near), other_cell: near };
+            }
+        }
+        BoardError::Overlap { ship: number, other: 0, cell: ship.start }
     }
 
     /// Checks that a `rows` x `cols` board is allowed.

@@ -51,6 +51,39 @@ impl CellSet {
         }
     }
 
+    /// True when some index in `start..end` is a member (word at a time).
+    /// Pre: none. Post: no change; indices beyond the capacity count as absent.
+    pub fn any_in(&self, start: usize, end: usize) -> bool {
+        let end = end.min(self.len);
+        let mut i = start;
+        while i < end {
+            let (word, bit) = (i / 64, i % 64);
+            let span = (64 - bit).min(end - i);
+            let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << bit };
+            if self.words.get(word).is_some_and(|w| w & mask != 0) {
+                return true;
+            }
+            i += span;
+        }
+        false
+    }
+
+    /// Adds every index in `start..end` (word at a time).
+    /// Pre: none. Post: each index below the capacity is a member.
+    pub fn insert_range(&mut self, start: usize, end: usize) {
+        let end = end.min(self.len);
+        let mut i = start;
+        while i < end {
+            let (word, bit) = (i / 64, i % 64);
+            let span = (64 - bit).min(end - i);
+            let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << bit };
+            if let Some(w) = self.words.get_mut(word) {
+                *w |= mask;
+            }
+            i += span;
+        }
+    }
+
     /// Number of members.
     /// Pre: none. Post: no change.
     pub fn count(&self) -> usize {
@@ -58,27 +91,33 @@ impl CellSet {
     }
 }
 
-/// A set of indices `0..len` that also answers "which is the smallest member?" in
-/// O(log64 len): a bit per index, plus summary layers where bit `j` of layer `k+1` is
-/// set exactly when word `j` of layer `k` is non-zero.
+/// `count` sets of indices `0..len`, each able to answer "which is your smallest
+/// member?" in O(log64 len) without scanning: a bit per index, plus summary layers where
+/// bit `j` of a layer is set exactly when word `j` of the layer below is non-zero.
+///
+/// The sets are interleaved: word `w` of every set sits side by side (`w * count + set`),
+/// so moving an index from one set to another touches one small region of memory. The
+/// likelihood matrix keeps one set per score this way.
 #[derive(Debug, Clone, Default)]
-pub struct LayeredSet {
-    /// `layers[0]` holds one bit per index; the last layer is a single word.
+pub struct LayeredSets {
+    count: usize,
+    /// `layers[0]` holds one bit per index and set; the last layer has one word per set.
     layers: Vec<Vec<u64>>,
 }
 
-impl LayeredSet {
-    /// An empty set able to hold indices `0..len`.
-    /// Pre: none. Post: `first()` is `None`.
-    pub fn new(len: usize) -> LayeredSet {
-        let mut set = LayeredSet::default();
-        set.reset(len);
-        set
+impl LayeredSets {
+    /// `count` empty sets able to hold indices `0..len`.
+    /// Pre: none. Post: `first(s)` is `None` for every set.
+    pub fn new(len: usize, count: usize) -> LayeredSets {
+        let mut sets = LayeredSets::default();
+        sets.reset(len, count);
+        sets
     }
 
-    /// Empties the set and resizes it for `0..len`, reusing its memory.
-    /// Pre: none. Post: empty.
-    pub fn reset(&mut self, len: usize) {
+    /// Empties every set and resizes them, reusing memory.
+    /// Pre: none. Post: all `count` sets empty, capacity `len`.
+    pub fn reset(&mut self, len: usize, count: usize) {
+        self.count = count.max(1);
         let mut sizes = Vec::new();
         let mut n = len.max(1);
         loop {
@@ -92,23 +131,29 @@ impl LayeredSet {
         self.layers.resize_with(sizes.len(), Vec::new);
         for (layer, words) in self.layers.iter_mut().zip(sizes) {
             layer.clear();
-            layer.resize(words, 0);
+            layer.resize(words * self.count, 0);
         }
     }
 
-    /// True when `i` is a member.
+    /// True when `i` is a member of set `set`.
     /// Pre: none. Post: no change.
-    pub fn contains(&self, i: usize) -> bool {
-        self.layers.first().and_then(|l| l.get(i / 64)).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    pub fn contains(&self, set: usize, i: usize) -> bool {
+        set < self.count
+            && self
+                .layers
+                .first()
+                .and_then(|l| l.get((i / 64) * self.count + set))
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
-    /// Adds `i` (ignored beyond the capacity).
-    /// Pre: none. Post: `contains(i)` when `i` is within capacity.
-    pub fn insert(&mut self, mut i: usize) {
+    /// Adds `i` to set `set` (ignored beyond the capacity or the number of sets).
+    /// Pre: none. Post: `contains(set, i)` when both are in range.
+    pub fn insert(&mut self, set: usize, mut i: usize) {
+        if set >= self.count {
+            return;
+        }
         for layer in &mut self.layers {
-            let Some(w) = layer.get_mut(i / 64) else {
-                return;
-            };
+            let Some(w) = layer.get_mut((i / 64) * self.count + set) else { return };
             let was_empty = *w == 0;
             *w |= 1 << (i % 64);
             if !was_empty {
@@ -118,13 +163,14 @@ impl LayeredSet {
         }
     }
 
-    /// Removes `i`.
-    /// Pre: none. Post: `!contains(i)`.
-    pub fn remove(&mut self, mut i: usize) {
+    /// Removes `i` from set `set`.
+    /// Pre: none. Post: `!contains(set, i)`.
+    pub fn remove(&mut self, set: usize, mut i: usize) {
+        if set >= self.count {
+            return;
+        }
         for layer in &mut self.layers {
-            let Some(w) = layer.get_mut(i / 64) else {
-                return;
-            };
+            let Some(w) = layer.get_mut((i / 64) * self.count + set) else { return };
             *w &= !(1 << (i % 64));
             if *w != 0 {
                 return; // the word still has members: the summary bit stays
@@ -133,24 +179,21 @@ impl LayeredSet {
         }
     }
 
-    /// The smallest member, found by descending from the top summary word.
-    /// Pre: none. Post: `None` exactly when the set is empty.
-    pub fn first(&self) -> Option<usize> {
+    /// The smallest member of set `set`, found by descending from its top summary word.
+    /// Pre: none. Post: `None` exactly when the set is empty (or `set` is out of range).
+    pub fn first(&self, set: usize) -> Option<usize> {
+        if set >= self.count {
+            return None;
+        }
         let mut index = 0usize;
         for layer in self.layers.iter().rev() {
-            let w = *layer.get(index)?;
+            let w = *layer.get(index * self.count + set)?;
             if w == 0 {
                 return None;
             }
             index = index * 64 + w.trailing_zeros() as usize;
         }
         Some(index)
-    }
-
-    /// True when the set has no member.
-    /// Pre: none. Post: no change.
-    pub fn is_empty(&self) -> bool {
-        self.layers.last().is_none_or(|top| top.iter().all(|&w| w == 0))
     }
 }
 
@@ -176,27 +219,53 @@ mod tests {
     }
 
     #[test]
-    fn layered_set_matches_btreeset() {
+    fn ranges_match_single_bits() {
+        let mut rng = Rng::new(2);
+        for _ in 0..200 {
+            let len = 1 + rng.below(300) as usize;
+            let mut s = CellSet::new(len);
+            let mut plain = vec![false; len];
+            for _ in 0..5 {
+                let a = rng.below(len as u64) as usize;
+                let b = a + rng.below(70) as usize;
+                s.insert_range(a, b);
+                for x in plain.iter_mut().take(b.min(len)).skip(a) {
+                    *x = true;
+                }
+                let (c, d) = (rng.below(len as u64) as usize, rng.below(len as u64 + 80) as usize);
+                assert_eq!(s.any_in(c, d), (c..d.min(len)).any(|i| plain[i]));
+            }
+            assert_eq!(s.count(), plain.iter().filter(|&&x| x).count());
+            assert!(!s.any_in(5, 5));
+        }
+    }
+
+    #[test]
+    fn layered_sets_match_btreesets() {
         let mut rng = Rng::new(7);
         for len in [1usize, 63, 64, 65, 4096, 4097, 300_000] {
-            let mut fast = LayeredSet::new(len);
-            let mut plain = BTreeSet::new();
-            assert!(fast.is_empty());
-            for _ in 0..3000 {
+            let count = 1 + rng.below(5) as usize;
+            let mut fast = LayeredSets::new(len, count);
+            let mut plain = vec![BTreeSet::new(); count];
+            for _ in 0..4000 {
                 let i = rng.below(len as u64) as usize;
+                let s = rng.below(count as u64) as usize;
                 if rng.below(3) == 0 {
-                    fast.remove(i);
-                    plain.remove(&i);
+                    fast.remove(s, i);
+                    plain[s].remove(&i);
                 } else {
-                    fast.insert(i);
-                    plain.insert(i);
+                    fast.insert(s, i);
+                    plain[s].insert(i);
                 }
-                assert_eq!(fast.first(), plain.first().copied());
-                assert_eq!(fast.contains(i), plain.contains(&i));
-                assert_eq!(fast.is_empty(), plain.is_empty());
+                for (k, p) in plain.iter().enumerate() {
+                    assert_eq!(fast.first(k), p.first().copied());
+                }
+                assert_eq!(fast.contains(s, i), plain[s].contains(&i));
             }
-            fast.reset(len);
-            assert_eq!(fast.first(), None);
+            assert_eq!(fast.first(count), None);
+            assert!(!fast.contains(count, 0));
+            fast.reset(len, count);
+            assert!((0..count).all(|k| fast.first(k).is_none()));
         }
     }
 }

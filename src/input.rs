@@ -224,7 +224,7 @@ fn number(token: Option<Token<'_>>, field: Field, ships: Option<(u64, usize)>) -
     digits
         .iter()
         .try_fold(0u64, |acc, &d| acc.checked_mul(10)?.checked_add(u64::from(d - b'0')))
-        .ok_or(InputError::TooLarge { field, token: token(), line: t.line })
+        .ok_or_else(|| InputError::TooLarge { field, token: token(), line: t.line })
 }
 
 /// Converts a parsed number to `usize`.

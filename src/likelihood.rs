@@ -9,10 +9,10 @@
 //!
 //! Blocking a cell therefore changes only the cells within 4 of it along its row and its
 //! column (at most 16 cells), and scores only ever go down. Cells are kept in one
-//! [`LayeredSet`] per score (2..=30), so the highest score with the row-major tie-break
-//! is the first member of the highest non-empty bucket: no scan of the board.
+//! set per score of a [`LayeredSets`] (2..=30), so the highest score with the row-major tie-break
+//! is the first live member of the highest non-empty bucket: no scan of the board.
 
-use crate::cellset::LayeredSet;
+use crate::cellset::LayeredSets;
 use crate::position::Position;
 
 /// Highest score a cell can have: 15 along its row plus 15 along its column.
@@ -50,21 +50,46 @@ const fn part_table() -> [[u8; LONGEST]; LONGEST] {
     t
 }
 
-/// Score of a run cell with `dl` free cells to its left and `dr` to its right.
-fn part(dl: usize, dr: usize) -> u8 {
-    PART[dl.min(LONGEST - 1)][dr.min(LONGEST - 1)]
+/// A free cell's reach: how many free cells (capped at 4) lie before and after it along
+/// its row and its column, packed 3 bits each; [`BLOCKED`] marks a blocked cell.
+type Reach = u16;
+
+/// Marks a blocked cell in the reach array.
+const BLOCKED: Reach = 1 << 15;
+
+/// Shifts of the four 3-bit fields: row-left, row-right, col-up, col-down.
+const ROW_BEFORE: u32 = 0;
+const ROW_AFTER: u32 = 3;
+const COL_BEFORE: u32 = 6;
+const COL_AFTER: u32 = 9;
+
+fn field(reach: Reach, shift: u32) -> usize {
+    usize::from((reach >> shift) & 7)
+}
+
+fn with_field(reach: Reach, shift: u32, value: usize) -> Reach {
+    (reach & !(7 << shift)) | ((value.min(LONGEST - 1) as Reach) << shift)
+}
+
+/// The score of a free cell from its reach.
+#[inline]
+fn score_of(reach: Reach) -> u8 {
+    PART[field(reach, ROW_BEFORE)][field(reach, ROW_AFTER)] + PART[field(reach, COL_BEFORE)][field(reach, COL_AFTER)]
 }
 
 /// The likelihood matrix of a board: a score per free cell, -1 for blocked cells.
+///
+/// Each free cell stores its reach (free cells before and after it, capped at 4, along
+/// its row and column); its score is `PART[row reaches] + PART[column reaches]`.
+/// Bucket `s` holds exactly the free cells whose score is `s`.
 #[derive(Debug, Clone, Default)]
 pub struct Likelihood {
     rows: usize,
     cols: usize,
-    /// Score per cell, row-major; 0 marks a blocked cell.
-    score: Vec<u8>,
-    /// `buckets[s]` holds the free cells whose score is `s`.
-    buckets: Vec<LayeredSet>,
-    /// No bucket above `top` has members (scores only decrease, so it only moves down).
+    reach: Vec<Reach>,
+    /// Set `s` holds the free cells whose score is `s`.
+    buckets: LayeredSets,
+    /// No bucket above `top` has members (the best score never rises).
     top: usize,
 }
 
@@ -83,20 +108,15 @@ impl Likelihood {
         let n = rows * cols;
         self.rows = rows;
         self.cols = cols;
-        self.score.clear();
-        self.score.reserve(n);
-        self.buckets.resize_with(MAX_SCORE + 1, LayeredSet::default);
-        for b in &mut self.buckets {
-            b.reset(n);
-        }
+        self.reach.clear();
+        self.reach.reserve(n);
+        self.buckets.reset(n, MAX_SCORE + 1);
         for r in 0..rows {
-            let col_part = part(r, rows - 1 - r);
+            let col = with_field(with_field(0, COL_BEFORE, r), COL_AFTER, rows - 1 - r);
             for c in 0..cols {
-                let s = col_part + part(c, cols - 1 - c);
-                self.score.push(s);
-                if let Some(b) = self.buckets.get_mut(usize::from(s)) {
-                    b.insert(r * cols + c);
-                }
+                let reach = with_field(with_field(col, ROW_BEFORE, c), ROW_AFTER, cols - 1 - c);
+                self.reach.push(reach);
+                self.buckets.insert(usize::from(score_of(reach)), r * cols + c);
             }
         }
         self.top = MAX_SCORE;
@@ -120,9 +140,14 @@ impl Likelihood {
         if pos.row >= self.rows || pos.col >= self.cols {
             return -1;
         }
-        match self.score.get(pos.index(self.cols)) {
-            Some(&s) if s > 0 => i32::from(s),
-            _ => -1,
+        self.score_at(pos.index(self.cols)).map_or(-1, i32::from)
+    }
+
+    /// Score of cell index `i`, `None` when blocked.
+    fn score_at(&self, i: usize) -> Option<u8> {
+        match self.reach.get(i) {
+            Some(&r) if r & BLOCKED == 0 => Some(score_of(r)),
+            _ => None,
         }
     }
 
@@ -140,72 +165,57 @@ impl Likelihood {
             return false;
         }
         let i = pos.index(self.cols);
-        self.set_score(i, 0);
-        // Along the row: unit step 1, pos.col cells before, cols-1-pos.col after.
-        self.split_run(i, 1, pos.col, self.cols - 1 - pos.col);
-        // Along the column: unit step cols.
-        self.split_run(i, self.cols, pos.row, self.rows - 1 - pos.row);
+        if let Some(r) = self.reach.get_mut(i) {
+            self.buckets.remove(usize::from(score_of(*r)), i);
+            *r |= BLOCKED;
+        }
+        // The free cell k steps before `pos` now reaches k-1 cells after it, and the
+        // one k steps after reaches k-1 before it; cells past a blocked one keep theirs.
+        let (before_row, after_row) = (pos.col, self.cols - 1 - pos.col);
+        let (before_col, after_col) = (pos.row, self.rows - 1 - pos.row);
+        for k in 1..=before_row.min(LONGEST - 1) {
+            if !self.shorten(i - k, ROW_AFTER, k - 1) {
+                break;
+            }
+        }
+        for k in 1..=after_row.min(LONGEST - 1) {
+            if !self.shorten(i + k, ROW_BEFORE, k - 1) {
+                break;
+            }
+        }
+        for k in 1..=before_col.min(LONGEST - 1) {
+            if !self.shorten(i - k * self.cols, COL_AFTER, k - 1) {
+                break;
+            }
+        }
+        for k in 1..=after_col.min(LONGEST - 1) {
+            if !self.shorten(i + k * self.cols, COL_BEFORE, k - 1) {
+                break;
+            }
+        }
         true
     }
 
-    /// Updates the scores of the cells near `i` along one line after `i` was blocked.
-    /// `step` is the index distance between neighbours on the line; `before`/`after` are
-    /// how many cells of the line lie before and after `i`.
-    fn split_run(&mut self, i: usize, step: usize, before: usize, after: usize) {
-        const REACH: usize = 2 * (LONGEST - 1); // enough to cap both distances at 4
-        let free = |m: &Likelihood, k: usize, back: bool| {
-            let j = if back { i - k * step } else { i + k * step };
-            m.score.get(j).is_some_and(|&s| s > 0)
-        };
-        let left = (1..=before.min(REACH)).take_while(|&k| free(self, k, true)).count();
-        let right = (1..=after.min(REACH)).take_while(|&k| free(self, k, false)).count();
-        // A cell k to the left of i: its left reach is left-k; its right reach was
-        // k+right (through i) and is now k-1.
-        for k in 1..=left.min(LONGEST - 1) {
-            let dl = left - k;
-            let delta = part(dl, k + right) - part(dl, k - 1);
-            self.lower(i - k * step, delta);
+    /// Sets one reach of free cell `j` to `value` and files it under its new score.
+    /// Returns false, changing nothing, when `j` is blocked (the run ended).
+    fn shorten(&mut self, j: usize, shift: u32, value: usize) -> bool {
+        let Some(slot) = self.reach.get_mut(j) else { return false };
+        if *slot & BLOCKED != 0 {
+            return false;
         }
-        for k in 1..=right.min(LONGEST - 1) {
-            let dr = right - k;
-            let delta = part(k + left, dr) - part(k - 1, dr);
-            self.lower(i + k * step, delta);
-        }
-    }
-
-    /// Lowers the score of free cell `j` by `delta`.
-    fn lower(&mut self, j: usize, delta: u8) {
-        if delta == 0 {
-            return;
-        }
-        let old = self.score.get(j).copied().unwrap_or(0);
-        // A free cell keeps at least 1 along each line, so the score stays >= 2.
-        self.set_score(j, old.saturating_sub(delta).max(2));
-    }
-
-    /// Moves cell `j` from its score's bucket to `new`'s (0 = blocked: no bucket).
-    fn set_score(&mut self, j: usize, new: u8) {
-        let Some(slot) = self.score.get_mut(j) else {
-            return;
-        };
-        let old = std::mem::replace(slot, new);
-        if old > 0 {
-            if let Some(b) = self.buckets.get_mut(usize::from(old)) {
-                b.remove(j);
-            }
-        }
-        if new > 0 {
-            if let Some(b) = self.buckets.get_mut(usize::from(new)) {
-                b.insert(j);
-            }
-        }
+        let old = usize::from(score_of(*slot));
+        *slot = with_field(*slot, shift, value);
+        let new = usize::from(score_of(*slot));
+        self.buckets.remove(old, j);
+        self.buckets.insert(new, j);
+        true
     }
 
     /// The free cell with the highest score, the first in row-major order among equals.
     /// Pre: none. Post: `None` only when every cell is blocked.
     pub fn best(&mut self) -> Option<Position> {
         while self.top >= 2 {
-            if let Some(i) = self.buckets.get(self.top).and_then(LayeredSet::first) {
+            if let Some(i) = self.buckets.first(self.top) {
                 return Some(Position::from_index(i, self.cols));
             }
             self.top -= 1;
@@ -269,7 +279,7 @@ mod tests {
     #[test]
     fn part_table_matches_statement() {
         // Row of 6 cells: 5 9 11 11 9 5 (statement).
-        let row: Vec<u8> = (0..6).map(|c| part(c, 5 - c)).collect();
+        let row: Vec<u8> = (0..6).map(|c| PART[c.min(4)][(5 - c).min(4)]).collect();
         assert_eq!(row, vec![5, 9, 11, 11, 9, 5]);
         assert_eq!(PART[4][4], 15);
     }

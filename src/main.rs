@@ -17,6 +17,8 @@ fn main() -> ExitCode {
     let result = cli::run(&args, &mut streams).and_then(|()| out.flush().map_err(cli::CliError::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): stop quietly, as command-line tools do.
+        Err(cli::CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(io::stderr(), "error: {e}");
             ExitCode::from(2)

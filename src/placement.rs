@@ -142,6 +142,8 @@ impl Placer {
     /// Places ships of random sizes until about `density` of the cells hold ships.
     /// Sizes cycle through the standard fleet's mix; each ship is drawn by rejection,
     /// and a size that finds no room in many draws gives way to the next smaller one.
+    /// When draws find no more room, a sweep over the cells in random order places the
+    /// largest ship that fits at each free cell.
     /// Pre: `0 <= density <= 1`. Post: ships form a valid board; `Err(Density)` if random
     /// placement jams more than 2% short of the target.
     pub fn fill_density(&mut self, density: f64, rng: &mut Rng) -> Result<Vec<Ship>, PlacementError> {
@@ -167,6 +169,32 @@ impl Placer {
                     break;
                 }
                 size -= 1;
+            }
+        }
+        if placed < target {
+            // Random draws found no more room: sweep the free cells in a random order
+            // and put the largest ship that fits at each, until the target is met.
+            let mut order: Vec<u32> = (0..cells as u32).collect();
+            for k in (1..order.len()).rev() {
+                order.swap(k, rng.below(k as u64 + 1) as usize);
+            }
+            for &i in &order {
+                if placed >= target {
+                    break;
+                }
+                let start = Position::from_index(i as usize, self.cols);
+                let east_first = rng.below(2) == 0;
+                let fit = (MIN_SHIP..=MAX_SHIP.min(target - placed)).rev().find_map(|size| {
+                    let e = Ship::new(start, size, Orientation::East);
+                    let s = Ship::new(start, size, Orientation::South);
+                    let (a, b) = if east_first { (e, s) } else { (s, e) };
+                    [a, b].into_iter().find(|ship| ship.fits(self.rows, self.cols) && self.is_free(ship))
+                });
+                if let Some(ship) = fit {
+                    placed += ship.size;
+                    self.mark(&ship);
+                    ships.push(ship);
+                }
             }
         }
         if (placed as f64) < 0.98 * target as f64 {

@@ -27,12 +27,25 @@ impl CellState {
     }
 }
 
-/// The scan record: one [`CellState`] per cell plus the probe count.
+impl CellState {
+    fn from_bits(bits: u8) -> CellState {
+        match bits & 3 {
+            0 => CellState::Unknown,
+            1 => CellState::Hit,
+            2 => CellState::Miss,
+            _ => CellState::Eliminated,
+        }
+    }
+}
+
+/// The scan record: one [`CellState`] per cell plus the probe count. States are packed
+/// four to a byte (2 bits each), so the record of a 2000x2000 board takes 1 MB and
+/// stays in cache while strategies probe at random.
 #[derive(Debug, Clone)]
 pub struct ScanRecord {
     rows: usize,
     cols: usize,
-    cells: Vec<CellState>,
+    packed: Vec<u8>,
     scans: usize,
     hits: usize,
 }
@@ -41,7 +54,7 @@ impl ScanRecord {
     /// A record where nothing is known yet.
     /// Pre: `rows * cols` fits in memory. Post: every cell `Unknown`, 0 scans.
     pub fn new(rows: usize, cols: usize) -> ScanRecord {
-        ScanRecord { rows, cols, cells: vec![CellState::Unknown; rows * cols], scans: 0, hits: 0 }
+        ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(4)], scans: 0, hits: 0 }
     }
 
     /// Number of rows.
@@ -72,7 +85,7 @@ impl ScanRecord {
     /// Pre: none. Post: no change.
     pub fn state(&self, pos: Position) -> CellState {
         if pos.row < self.rows && pos.col < self.cols {
-            self.cells.get(pos.index(self.cols)).copied().unwrap_or(CellState::Eliminated)
+            self.state_at(pos.index(self.cols))
         } else {
             CellState::Eliminated
         }
@@ -81,14 +94,25 @@ impl ScanRecord {
     /// What is known of the cell with row-major index `i`.
     /// Pre: none. Post: `Eliminated` beyond the board.
     pub fn state_at(&self, i: usize) -> CellState {
-        self.cells.get(i).copied().unwrap_or(CellState::Eliminated)
+        if i >= self.rows * self.cols {
+            return CellState::Eliminated;
+        }
+        self.packed.get(i / 4).map_or(CellState::Eliminated, |b| CellState::from_bits(b >> (2 * (i % 4))))
+    }
+
+    /// Overwrites the state of cell `i` (inside the board).
+    fn set_at(&mut self, i: usize, state: CellState) {
+        if let Some(b) = self.packed.get_mut(i / 4) {
+            let shift = 2 * (i % 4);
+            *b = (*b & !(3 << shift)) | ((state as u8) << shift);
+        }
     }
 
     /// Records a probe of `pos` and its answer.
     /// Pre: `pos` inside and `Unknown`. Post: `Hit` or `Miss`, scans + 1.
     pub fn mark_probe(&mut self, pos: Position, hit: bool) {
-        if let Some(c) = self.cells.get_mut(pos.index(self.cols)) {
-            *c = if hit { CellState::Hit } else { CellState::Miss };
+        if pos.row < self.rows && pos.col < self.cols {
+            self.set_at(pos.index(self.cols), if hit { CellState::Hit } else { CellState::Miss });
             self.scans += 1;
             self.hits += usize::from(hit);
         }
@@ -100,13 +124,12 @@ impl ScanRecord {
         if pos.row >= self.rows || pos.col >= self.cols {
             return false;
         }
-        match self.cells.get_mut(pos.index(self.cols)) {
-            Some(c) if *c == CellState::Unknown => {
-                *c = CellState::Eliminated;
-                true
-            }
-            _ => false,
+        let i = pos.index(self.cols);
+        if self.state_at(i) != CellState::Unknown {
+            return false;
         }
+        self.set_at(i, CellState::Eliminated);
+        true
     }
 
     /// The grid as the judge draws it: `+` spotted ship, `X` probed water or eliminated,
@@ -115,19 +138,18 @@ impl ScanRecord {
     /// Pre: `board`, if given, has this record's size. Post: `rows` lines of `cols`
     /// characters, each ending in `\n`.
     pub fn render_grid(&self, board: Option<&Board>) -> String {
-        let mut out = String::with_capacity(self.rows * (self.cols + 1));
-        for (i, state) in self.cells.iter().enumerate() {
-            out.push(match state {
-                CellState::Hit => '+',
-                CellState::Miss | CellState::Eliminated => 'X',
-                CellState::Unknown if board.is_some_and(|b| b.is_ship(Position::from_index(i, self.cols))) => 'O',
-                CellState::Unknown => '.',
-            });
-            if (i + 1) % self.cols == 0 {
-                out.push('\n');
+        const CHARS: [u8; 4] = [b'.', b'+', b'X', b'X'];
+        let mut out = Vec::with_capacity(self.rows * (self.cols + 1));
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let i = r * self.cols + c;
+                let state = self.packed.get(i / 4).map_or(0, |b| (b >> (2 * (i % 4))) & 3);
+                let unseen_ship = state == 0 && board.is_some_and(|b| b.is_ship(Position::new(r, c)));
+                out.push(if unseen_ship { b'O' } else { CHARS[usize::from(state)] });
             }
+            out.push(b'\n');
         }
-        out
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// The judge's whole output: the scan count on its own line, then the grid.

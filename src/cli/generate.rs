@@ -18,7 +18,7 @@ USAGE
   --rows R, --cols C  board size (at most 100,000,000 cells)
   --fleet LIST        ship sizes, e.g. 5,4,3,3,2,2,1,1 (the default)
   --density F         instead of a fleet: ships of mixed sizes until about F of the
-                      cells (0 to ~0.3) hold ships
+                      cells hold ships (random placement jams near 0.27)
   --strategy NAME     first line of the input (default prob)
   --seed S            random seed (default 2021): the same seed gives the same output
 

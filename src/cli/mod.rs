@@ -2,9 +2,13 @@
 //! around it. Each command reads its flags and streams, calls the library, and returns
 //! a typed error that `main` prints as one `error: ` line with exit status 2.
 
+mod advise;
 pub mod args;
 mod generate;
 mod judge;
+mod play;
+mod simulate;
+mod trace;
 
 use crate::input::InputError;
 use crate::placement::PlacementError;
@@ -123,6 +127,10 @@ Run `spot-the-ships COMMAND --help` for a command's flags.
 pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     match args.first().map(String::as_str) {
         Some("generate") => generate::run(args.get(1..).unwrap_or_default(), io),
+        Some("simulate") => simulate::run(args.get(1..).unwrap_or_default(), io),
+        Some("trace") => trace::run(args.get(1..).unwrap_or_default(), io),
+        Some("advise") => advise::run(args.get(1..).unwrap_or_default(), io),
+        Some("play") => play::run(args.get(1..).unwrap_or_default(), io),
         Some("--help" | "-h" | "help") => {
             io.stdout.write_all(HELP.as_bytes())?;
             Ok(())

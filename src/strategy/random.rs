@@ -1,5 +1,9 @@
-//! random: probe cells in a seeded random order (a Fisher-Yates shuffle drawn lazily, one
-//! cell per probe).
+//! random: probe cells in a seeded random order.
+//!
+//! The order is a pseudo-random permutation of the cell indices computed on the fly (a
+//! four-round Feistel network over the smallest even power of two covering the board,
+//! with cycle walking back into `0..cells`), so no shuffled array of the whole board is
+//! kept: memory stays flat and large boards stay cache-friendly.
 
 use super::ScanStrategy;
 use crate::observer::Source;
@@ -10,15 +14,56 @@ use crate::scan::{Scan, ScanError};
 /// Scans cells in a random order fixed by the seed.
 #[derive(Debug, Clone)]
 pub struct Random {
-    rng: Rng,
-    order: Vec<u32>,
+    seed: u64,
 }
 
 impl Random {
     /// A random scanner whose order is fixed by `seed`.
     /// Pre: none. Post: two scanners with the same seed probe the same cells.
     pub fn new(seed: u64) -> Random {
-        Random { rng: Rng::new(seed), order: Vec::new() }
+        Random { seed }
+    }
+}
+
+/// A keyed bijection of `0..n`.
+#[derive(Debug, Clone)]
+pub struct Permutation {
+    n: u64,
+    half_bits: u32,
+    keys: [u64; 4],
+}
+
+impl Permutation {
+    /// A permutation of `0..n` chosen by `rng`.
+    /// Pre: none. Post: `apply` maps `0..n` onto `0..n` one to one.
+    pub fn new(n: u64, rng: &mut Rng) -> Permutation {
+        let bits = 64 - n.saturating_sub(1).leading_zeros();
+        let half_bits = bits.div_ceil(2).max(1);
+        Permutation { n, half_bits, keys: [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()] }
+    }
+
+    /// One pass of the Feistel network over `0..4^half_bits`.
+    fn feistel(&self, x: u64) -> u64 {
+        let mask = (1u64 << self.half_bits) - 1;
+        let (mut left, mut right) = (x >> self.half_bits, x & mask);
+        for key in self.keys {
+            let mut h = (right ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+            (left, right) = (right, left ^ (h & mask));
+        }
+        (left << self.half_bits) | right
+    }
+
+    /// The image of `k`.
+    /// Pre: `k < n`. Post: `result < n`; distinct `k` give distinct results.
+    pub fn apply(&self, k: u64) -> u64 {
+        // Cycle walking: the network permutes a larger domain; following it until it
+        // lands inside 0..n keeps a bijection on 0..n (the domain is < 4n, so few steps).
+        let mut x = self.feistel(k);
+        while x >= self.n {
+            x = self.feistel(x);
+        }
+        x
     }
 }
 
@@ -28,26 +73,48 @@ impl ScanStrategy for Random {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = Rng::new(seed);
+        self.seed = seed;
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (cols, n) = (scan.cols(), scan.rows() * scan.cols());
-        self.order.clear();
-        self.order.extend(0..n as u32);
+        let (cols, n) = (scan.cols(), (scan.rows() * scan.cols()) as u64);
+        let order = Permutation::new(n, &mut Rng::new(self.seed));
         let mut k = 0;
         while !scan.is_done() {
             if k >= n {
                 return Err(scan.exhausted());
             }
-            // Draw the k-th cell of the shuffle among the cells not drawn yet.
-            let j = k + self.rng.below((n - k) as u64) as usize;
-            self.order.swap(k, j);
-            let cell = self.order.get(k).copied().unwrap_or(0) as usize;
+            let cell = order.apply(k) as usize;
             scan.probe(Position::from_index(cell, cols), Source::Shuffle)?;
             scan.end_step();
             k += 1;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutation_is_a_bijection() {
+        let mut rng = Rng::new(1);
+        for n in [1u64, 2, 3, 5, 64, 100, 1000, 4097] {
+            let p = Permutation::new(n, &mut rng);
+            let mut seen = vec![false; n as usize];
+            for k in 0..n {
+                let v = p.apply(k) as usize;
+                assert!(!seen[v], "n={n}: {v} twice");
+                seen[v] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn different_seeds_give_different_orders() {
+        let a = Permutation::new(100, &mut Rng::new(1));
+        let b = Permutation::new(100, &mut Rng::new(2));
+        assert!((0..100).any(|k| a.apply(k) != b.apply(k)));
     }
 }

@@ -1,0 +1,9 @@
+//! `play`: not built yet.
+
+use super::{CliError, Streams};
+
+/// Runs `play`.
+/// Pre: none. Post: not implemented yet: always a usage error.
+pub fn run(_args: &[String], _io: &mut Streams<'_>) -> Result<(), CliError> {
+    Err(CliError::Usage("play is not implemented yet".into()))
+}

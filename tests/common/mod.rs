@@ -1,0 +1,196 @@
+//! Helpers shared by the integration tests: running the real binary, and a slow,
+//! independent implementation of the judge written straight from SPEC (plain vectors,
+//! the likelihood recomputed in full at every read) to check goldens against.
+#![allow(dead_code, clippy::needless_range_loop)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the built binary with `args`, feeding `stdin`.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("binary finishes");
+    writer.join().expect("writer");
+    out
+}
+
+/// A parsed judge input, kept deliberately simple.
+pub struct Problem {
+    pub strategy: String,
+    pub rows: usize,
+    pub cols: usize,
+    pub ship: Vec<Vec<bool>>,
+}
+
+/// Parses a valid judge input (panics on anything else: test data only).
+pub fn parse(text: &str) -> Problem {
+    let t: Vec<&str> = text.split_whitespace().collect();
+    let rows: usize = t[1].parse().unwrap();
+    let cols: usize = t[2].parse().unwrap();
+    let n: usize = t[3].parse().unwrap();
+    let mut ship = vec![vec![false; cols]; rows];
+    for k in 0..n {
+        let r: usize = t[4 + 4 * k].parse().unwrap();
+        let c: usize = t[5 + 4 * k].parse().unwrap();
+        let s: usize = t[6 + 4 * k].parse().unwrap();
+        for i in 0..s {
+            if t[7 + 4 * k] == "E" {
+                ship[r][c + i] = true;
+            } else {
+                ship[r + i][c] = true;
+            }
+        }
+    }
+    Problem { strategy: t[0].to_string(), rows, cols, ship }
+}
+
+const WATER: u8 = b'.';
+
+/// The judge's expected output for `p`, computed the slow, obvious way.
+pub fn solve(p: &Problem) -> String {
+    let (rows, cols) = (p.rows, p.cols);
+    let mut grid = vec![vec![WATER; cols]; rows];
+    let mut count: usize = p.ship.iter().flatten().filter(|&&s| s).count();
+    let mut scans = 0;
+    let inside = |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols;
+    let diagonals = |r: usize, c: usize| {
+        [(-1, 1), (1, 1), (1, -1), (-1, -1)]
+            .iter()
+            .map(move |(dr, dc)| (r as isize + dr, c as isize + dc))
+            .filter(|&(a, b)| inside(a, b))
+            .map(|(a, b)| (a as usize, b as usize))
+            .collect::<Vec<_>>()
+    };
+    let all: Vec<(usize, usize)> = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect();
+    match p.strategy.as_str() {
+        "linear" => {
+            for &(r, c) in &all {
+                if count == 0 {
+                    break;
+                }
+                scans += 1;
+                grid[r][c] = if p.ship[r][c] { b'+' } else { b'X' };
+                count -= usize::from(p.ship[r][c]);
+            }
+        }
+        "smart" => {
+            let mut list = all.clone();
+            while count > 0 {
+                let (r, c) = list.remove(0);
+                scans += 1;
+                if p.ship[r][c] {
+                    grid[r][c] = b'+';
+                    count -= 1;
+                    for d in diagonals(r, c) {
+                        if let Some(k) = list.iter().position(|&x| x == d) {
+                            list.remove(k);
+                            grid[d.0][d.1] = b'X';
+                        }
+                    }
+                    let mut front = Vec::new();
+                    for d in [(r, c + 1), (r + 1, c)] {
+                        if let Some(k) = list.iter().position(|&x| x == d) {
+                            list.remove(k);
+                            front.push(d);
+                        }
+                    }
+                    for (k, d) in front.into_iter().enumerate() {
+                        list.insert(k, d);
+                    }
+                } else {
+                    grid[r][c] = b'X';
+                }
+            }
+        }
+        "prob" => {
+            let mut blocked = vec![vec![false; cols]; rows];
+            let mut list: Vec<(usize, usize)> = Vec::new();
+            while count > 0 {
+                let (r, c) = if !list.is_empty() {
+                    list.remove(0)
+                } else {
+                    let m = likelihood(rows, cols, &blocked);
+                    let mut best = (0, 0);
+                    let mut top = i32::MIN;
+                    for &(r, c) in &all {
+                        if !blocked[r][c] && m[r][c] > top {
+                            top = m[r][c];
+                            best = (r, c);
+                        }
+                    }
+                    best
+                };
+                scans += 1;
+                blocked[r][c] = true;
+                if p.ship[r][c] {
+                    grid[r][c] = b'+';
+                    count -= 1;
+                    for d in diagonals(r, c) {
+                        if !blocked[d.0][d.1] {
+                            blocked[d.0][d.1] = true;
+                            grid[d.0][d.1] = b'X';
+                        }
+                        list.retain(|&x| x != d);
+                    }
+                    for (dr, dc) in [(-1isize, 0isize), (0, 1), (1, 0), (0, -1)] {
+                        let (a, b) = (r as isize + dr, c as isize + dc);
+                        if inside(a, b) {
+                            let n = (a as usize, b as usize);
+                            if !blocked[n.0][n.1] && !list.contains(&n) {
+                                list.push(n);
+                            }
+                        }
+                    }
+                } else {
+                    grid[r][c] = b'X';
+                }
+            }
+        }
+        other => panic!("reference has no strategy {other}"),
+    }
+    let mut out = format!("{scans}\n");
+    for r in 0..rows {
+        for c in 0..cols {
+            let ch = if grid[r][c] == WATER && p.ship[r][c] { b'O' } else { grid[r][c] };
+            out.push(ch as char);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The statement's likelihood matrix, by listing every placement of every size.
+pub fn likelihood(rows: usize, cols: usize, blocked: &[Vec<bool>]) -> Vec<Vec<i32>> {
+    let mut m = vec![vec![0i32; cols]; rows];
+    for s in 1..=5usize {
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + s <= cols && (0..s).all(|i| !blocked[r][c + i]) {
+                    (0..s).for_each(|i| m[r][c + i] += 1);
+                }
+                if r + s <= rows && (0..s).all(|i| !blocked[r + i][c]) {
+                    (0..s).for_each(|i| m[r + i][c] += 1);
+                }
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            if blocked[r][c] {
+                m[r][c] = -1;
+            }
+        }
+    }
+    m
+}

@@ -1,0 +1,136 @@
+//! Strategy behaviour beyond the goldens: agreement with the slow reference on many
+//! random boards, the output invariants on a large generated board, the incremental
+//! likelihood against a full recomputation at every read, and the probe bound.
+
+mod common;
+
+use spot_the_ships::board::Board;
+use spot_the_ships::likelihood::{recompute, Likelihood};
+use spot_the_ships::observer::ScanObserver;
+use spot_the_ships::placement::{random_board, Placer};
+use spot_the_ships::position::Position;
+use spot_the_ships::record::{CellState, ScanRecord};
+use spot_the_ships::rng::Rng;
+use spot_the_ships::strategy::{self, solve, solve_observed, NAMES};
+
+fn judge_text(name: &str, board: &Board) -> String {
+    let mut s = format!("{name}\n{} {} {}\n", board.rows(), board.cols(), board.ships().len());
+    for ship in board.ships() {
+        s.push_str(&format!("{ship}\n"));
+    }
+    s
+}
+
+#[test]
+fn statement_strategies_agree_with_the_reference_on_random_boards() {
+    let mut rng = Rng::new(99);
+    for _ in 0..600 {
+        let rows = 1 + rng.below(12) as usize;
+        let cols = 1 + rng.below(12) as usize;
+        let board = random_board(rows, cols, &mut rng);
+        for name in ["linear", "smart", "prob"] {
+            let mut s = strategy::by_name(name, 1).unwrap();
+            let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+            let expected = common::solve(&common::parse(&judge_text(name, &board)));
+            assert_eq!(record.render_output(Some(&board)), expected, "{}", judge_text(name, &board));
+        }
+    }
+}
+
+/// Checks the output invariants of a finished run.
+fn check_invariants(board: &Board, record: &ScanRecord, name: &str) {
+    let mut probed = 0;
+    for r in 0..board.rows() {
+        for c in 0..board.cols() {
+            let p = Position::new(r, c);
+            match record.state(p) {
+                CellState::Hit => {
+                    assert!(board.is_ship(p), "{name}: hit on water at {p}");
+                    probed += 1;
+                }
+                CellState::Miss => {
+                    assert!(!board.is_ship(p), "{name}: miss on a ship at {p}");
+                    probed += 1;
+                }
+                CellState::Eliminated => assert!(!board.is_ship(p), "{name}: eliminated a ship cell at {p}"),
+                CellState::Unknown => assert!(!board.is_ship(p), "{name}: ship cell {p} never spotted"),
+            }
+        }
+    }
+    assert_eq!(record.scans(), probed, "{name}: scans differ from probed cells");
+    assert!(record.scans() <= board.cells());
+    assert!(!record.render_grid(Some(board)).contains('O'));
+}
+
+#[test]
+fn every_strategy_keeps_the_invariants_on_a_300x300_board() {
+    let ships = Placer::new(300, 300).fill_density(0.25, &mut Rng::new(300)).unwrap();
+    let board = Board::new(300, 300, ships).unwrap();
+    for name in NAMES {
+        let mut s = strategy::by_name(name, 7).unwrap();
+        let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+        check_invariants(&board, &record, name);
+    }
+}
+
+#[test]
+fn every_strategy_keeps_the_invariants_on_small_random_boards() {
+    let mut rng = Rng::new(5);
+    for _ in 0..300 {
+        let board = random_board(1 + rng.below(15) as usize, 1 + rng.below(15) as usize, &mut rng);
+        for name in NAMES {
+            let mut s = strategy::by_name(name, rng.next_u64()).unwrap();
+            let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+            check_invariants(&board, &record, name);
+        }
+    }
+}
+
+/// Compares every matrix prob reads with a recomputation from the record.
+struct MatrixChecker {
+    reads: usize,
+    record: Option<ScanRecord>,
+}
+
+impl ScanObserver for MatrixChecker {
+    fn likelihood_read(&mut self, m: &Likelihood) {
+        let (rows, cols) = (m.rows(), m.cols());
+        let blocked: Vec<bool> = match &self.record {
+            Some(rec) => (0..rows * cols).map(|i| rec.state_at(i).is_blocked()).collect(),
+            None => vec![false; rows * cols],
+        };
+        let expected = recompute(rows, cols, &blocked);
+        let got: Vec<i32> = (0..rows * cols).map(|i| m.score(Position::from_index(i, cols))).collect();
+        assert_eq!(got, expected, "matrix read {} differs", self.reads);
+        self.reads += 1;
+    }
+    fn step_done(&mut self, record: &ScanRecord) {
+        self.record = Some(record.clone());
+    }
+}
+
+#[test]
+fn prob_reads_a_matrix_equal_to_a_full_recomputation() {
+    let mut rng = Rng::new(17);
+    let mut reads = 0;
+    for _ in 0..200 {
+        let board = random_board(1 + rng.below(12) as usize, 1 + rng.below(12) as usize, &mut rng);
+        let mut checker = MatrixChecker { reads: 0, record: None };
+        let mut prob = strategy::by_name("prob", 0).unwrap();
+        solve_observed(prob.as_mut(), &mut board.clone(), &mut checker).unwrap();
+        reads += checker.reads;
+    }
+    assert!(reads > 1000, "only {reads} reads checked");
+}
+
+#[test]
+fn the_reference_matrix_agrees_with_the_library_reference() {
+    let mut rng = Rng::new(3);
+    for _ in 0..100 {
+        let (rows, cols) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+        let blocked: Vec<Vec<bool>> = (0..rows).map(|_| (0..cols).map(|_| rng.below(3) == 0).collect()).collect();
+        let flat: Vec<bool> = blocked.iter().flatten().copied().collect();
+        let a: Vec<i32> = common::likelihood(rows, cols, &blocked).into_iter().flatten().collect();
+        assert_eq!(a, recompute(rows, cols, &flat));
+    }
+}
