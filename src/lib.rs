@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod cellset;
+pub mod chart;
 pub mod cli;
 pub mod input;
 pub mod likelihood;
@@ -21,5 +22,7 @@ pub mod record;
 pub mod rng;
 pub mod scan;
 pub mod ship;
+pub mod simulation;
 pub mod sonar;
 pub mod strategy;
+pub mod trace;

@@ -54,6 +54,9 @@ const fn part_table() -> [[u8; LONGEST]; LONGEST] {
 /// its row and its column, packed 3 bits each; [`BLOCKED`] marks a blocked cell.
 type Reach = u16;
 
+/// Boards with at most this many cells find their best cell by a plain scan.
+pub const SCAN_LIMIT: usize = 256;
+
 /// Marks a blocked cell in the reach array.
 const BLOCKED: Reach = 1 << 15;
 
@@ -63,31 +66,58 @@ const ROW_AFTER: u32 = 3;
 const COL_BEFORE: u32 = 6;
 const COL_AFTER: u32 = 9;
 
-fn field(reach: Reach, shift: u32) -> usize {
-    usize::from((reach >> shift) & 7)
-}
-
 fn with_field(reach: Reach, shift: u32, value: usize) -> Reach {
     (reach & !(7 << shift)) | ((value.min(LONGEST - 1) as Reach) << shift)
+}
+
+/// Score of every 12-bit reach: `PART[row reaches] + PART[column reaches]` (fields above
+/// 4 read as 4), so a score is one lookup in a 4 KB table.
+const SCORE_OF_REACH: [u8; 1 << 12] = score_table();
+
+/// Field `shift` of reach `r`, capped at 4.
+const fn capped(r: usize, shift: u32) -> usize {
+    let v = (r >> shift) & 7;
+    if v > 4 {
+        4
+    } else {
+        v
+    }
+}
+
+const fn score_table() -> [u8; 1 << 12] {
+    let mut t = [0u8; 1 << 12];
+    let mut r = 0;
+    while r < (1 << 12) {
+        t[r] = PART[capped(r, ROW_BEFORE)][capped(r, ROW_AFTER)] + PART[capped(r, COL_BEFORE)][capped(r, COL_AFTER)];
+        r += 1;
+    }
+    t
 }
 
 /// The score of a free cell from its reach.
 #[inline]
 fn score_of(reach: Reach) -> u8 {
-    PART[field(reach, ROW_BEFORE)][field(reach, ROW_AFTER)] + PART[field(reach, COL_BEFORE)][field(reach, COL_AFTER)]
+    SCORE_OF_REACH[usize::from(reach & 0xfff)]
 }
 
 /// The likelihood matrix of a board: a score per free cell, -1 for blocked cells.
 ///
 /// Each free cell stores its reach (free cells before and after it, capped at 4, along
-/// its row and column); its score is `PART[row reaches] + PART[column reaches]`.
-/// Bucket `s` holds exactly the free cells whose score is `s`.
+/// its row and column); its score is `PART[row reaches] + PART[column reaches]`, kept
+/// beside it. On boards of more than [`SCAN_LIMIT`] cells, bucket `s` holds exactly the
+/// free cells whose score is `s`; smaller boards (the 10x10 benchmark, played a million
+/// times by `simulate`) find the best cell by reading their few score bytes instead,
+/// which is cheaper there than keeping buckets.
 #[derive(Debug, Clone, Default)]
 pub struct Likelihood {
     rows: usize,
     cols: usize,
     reach: Vec<Reach>,
-    /// Set `s` holds the free cells whose score is `s`.
+    /// Score per cell, 0 when blocked.
+    score: Vec<u8>,
+    /// True when the buckets are kept (boards above [`SCAN_LIMIT`] cells).
+    indexed: bool,
+    /// Set `s` holds the free cells whose score is `s` (only when `indexed`).
     buckets: LayeredSets,
     /// No bucket above `top` has members (the best score never rises).
     top: usize,
@@ -110,13 +140,19 @@ impl Likelihood {
         self.cols = cols;
         self.reach.clear();
         self.reach.reserve(n);
-        self.buckets.reset(n, MAX_SCORE + 1);
+        self.score.clear();
+        self.score.reserve(n);
+        self.indexed = n > SCAN_LIMIT;
+        self.buckets.reset(if self.indexed { n } else { 0 }, MAX_SCORE + 1);
         for r in 0..rows {
             let col = with_field(with_field(0, COL_BEFORE, r), COL_AFTER, rows - 1 - r);
             for c in 0..cols {
                 let reach = with_field(with_field(col, ROW_BEFORE, c), ROW_AFTER, cols - 1 - c);
                 self.reach.push(reach);
-                self.buckets.insert(usize::from(score_of(reach)), r * cols + c);
+                self.score.push(score_of(reach));
+                if self.indexed {
+                    self.buckets.insert(usize::from(score_of(reach)), r * cols + c);
+                }
             }
         }
         self.top = MAX_SCORE;
@@ -145,10 +181,7 @@ impl Likelihood {
 
     /// Score of cell index `i`, `None` when blocked.
     fn score_at(&self, i: usize) -> Option<u8> {
-        match self.reach.get(i) {
-            Some(&r) if r & BLOCKED == 0 => Some(score_of(r)),
-            _ => None,
-        }
+        self.score.get(i).copied().filter(|&s| s > 0)
     }
 
     /// True when `pos` is blocked (probed or eliminated) or outside the board.
@@ -166,54 +199,69 @@ impl Likelihood {
         }
         let i = pos.index(self.cols);
         if let Some(r) = self.reach.get_mut(i) {
-            self.buckets.remove(usize::from(score_of(*r)), i);
+            if self.indexed {
+                self.buckets.remove(usize::from(score_of(*r)), i);
+            }
             *r |= BLOCKED;
+        }
+        if let Some(s) = self.score.get_mut(i) {
+            *s = 0;
         }
         // The free cell k steps before `pos` now reaches k-1 cells after it, and the
         // one k steps after reaches k-1 before it; cells past a blocked one keep theirs.
-        let (before_row, after_row) = (pos.col, self.cols - 1 - pos.col);
-        let (before_col, after_col) = (pos.row, self.rows - 1 - pos.row);
-        for k in 1..=before_row.min(LONGEST - 1) {
-            if !self.shorten(i - k, ROW_AFTER, k - 1) {
-                break;
-            }
+        let cols = self.cols;
+        let reach = |n: usize| n.min(LONGEST - 1) + 1; // k runs over 1..reach
+        let (before_row, after_row) = (reach(pos.col), reach(cols - 1 - pos.col));
+        let (before_col, after_col) = (reach(pos.row), reach(self.rows - 1 - pos.row));
+        let mut k = 1;
+        while k < before_row && self.shorten(i - k, ROW_AFTER, k - 1) {
+            k += 1;
         }
-        for k in 1..=after_row.min(LONGEST - 1) {
-            if !self.shorten(i + k, ROW_BEFORE, k - 1) {
-                break;
-            }
+        k = 1;
+        while k < after_row && self.shorten(i + k, ROW_BEFORE, k - 1) {
+            k += 1;
         }
-        for k in 1..=before_col.min(LONGEST - 1) {
-            if !self.shorten(i - k * self.cols, COL_AFTER, k - 1) {
-                break;
-            }
+        k = 1;
+        while k < before_col && self.shorten(i - k * cols, COL_AFTER, k - 1) {
+            k += 1;
         }
-        for k in 1..=after_col.min(LONGEST - 1) {
-            if !self.shorten(i + k * self.cols, COL_BEFORE, k - 1) {
-                break;
-            }
+        k = 1;
+        while k < after_col && self.shorten(i + k * cols, COL_BEFORE, k - 1) {
+            k += 1;
         }
         true
     }
 
     /// Sets one reach of free cell `j` to `value` and files it under its new score.
     /// Returns false, changing nothing, when `j` is blocked (the run ended).
+    #[inline(always)]
     fn shorten(&mut self, j: usize, shift: u32, value: usize) -> bool {
         let Some(slot) = self.reach.get_mut(j) else { return false };
         if *slot & BLOCKED != 0 {
             return false;
         }
-        let old = usize::from(score_of(*slot));
-        *slot = with_field(*slot, shift, value);
-        let new = usize::from(score_of(*slot));
-        self.buckets.remove(old, j);
-        self.buckets.insert(new, j);
+        let old = *slot;
+        *slot = with_field(old, shift, value);
+        let new = score_of(*slot);
+        if let Some(s) = self.score.get_mut(j) {
+            *s = new;
+        }
+        if self.indexed {
+            self.buckets.remove(usize::from(score_of(old)), j);
+            self.buckets.insert(usize::from(new), j);
+        }
         true
     }
 
     /// The free cell with the highest score, the first in row-major order among equals.
     /// Pre: none. Post: `None` only when every cell is blocked.
     pub fn best(&mut self) -> Option<Position> {
+        if !self.indexed {
+            // Small board: the first cell holding the highest score (two passes that
+            // the compiler vectorises; blocked cells hold 0).
+            let top = self.score.iter().copied().max().filter(|&s| s > 0)?;
+            return first_equal(&self.score, top).map(|i| Position::from_index(i, self.cols));
+        }
         while self.top >= 2 {
             if let Some(i) = self.buckets.first(self.top) {
                 return Some(Position::from_index(i, self.cols));
@@ -222,6 +270,29 @@ impl Likelihood {
         }
         None
     }
+}
+
+/// Index of the first byte of `bytes` equal to `value`, eight bytes at a time: in
+/// `x = word ^ (value in every byte)` a byte is zero exactly where it matched, and
+/// `(x - 0x01..01) & !x & 0x80..80` sets the top bit of the lowest zero byte (higher
+/// bytes may be false positives, the lowest set bit never is).
+fn first_equal(bytes: &[u8], value: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(value);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ pattern;
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return Some(base + found.trailing_zeros() as usize / 8);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == value).map(|k| base + k)
 }
 
 /// The likelihood recomputed from scratch, by counting every placement in every run: the
@@ -319,20 +390,19 @@ mod tests {
         assert_eq!(m.best(), None);
     }
 
-    #[test]
-    fn incremental_equals_recomputation_on_random_boards() {
-        let mut rng = Rng::new(11);
-        for _ in 0..300 {
-            let rows = 1 + rng.below(14) as usize;
-            let cols = 1 + rng.below(14) as usize;
-            let mut m = Likelihood::new(rows, cols);
-            let mut blocked = vec![false; rows * cols];
-            for _ in 0..rows * cols {
-                let p = Position::new(rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
-                blocked[p.index(cols)] = true;
-                m.block(p);
-                assert_eq!(matrix(&m), recompute(rows, cols, &blocked));
-                let expected_best = recompute(rows, cols, &blocked)
+    /// Blocks random cells of a random board, comparing with a full recomputation every
+    /// `every` blocks (and at the end).
+    fn check_random_blocks(rng: &mut Rng, rows: usize, cols: usize, every: usize) {
+        let mut m = Likelihood::new(rows, cols);
+        let mut blocked = vec![false; rows * cols];
+        for step in 0..rows * cols {
+            let p = Position::new(rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+            blocked[p.index(cols)] = true;
+            m.block(p);
+            if step % every == 0 || step + 1 == rows * cols {
+                let reference = recompute(rows, cols, &blocked);
+                assert_eq!(matrix(&m), reference);
+                let expected_best = reference
                     .iter()
                     .enumerate()
                     .filter(|(_, &s)| s >= 0)
@@ -340,6 +410,39 @@ mod tests {
                     .map(|(i, _)| Position::from_index(i, cols));
                 assert_eq!(m.best(), expected_best);
             }
+        }
+    }
+
+    #[test]
+    fn incremental_equals_recomputation_on_small_boards() {
+        let mut rng = Rng::new(11);
+        for _ in 0..300 {
+            let (rows, cols) = (1 + rng.below(14) as usize, 1 + rng.below(14) as usize);
+            check_random_blocks(&mut rng, rows, cols, 1);
+        }
+    }
+
+    #[test]
+    fn incremental_equals_recomputation_on_indexed_boards() {
+        // Above SCAN_LIMIT cells the best cell comes from the score buckets.
+        let mut rng = Rng::new(12);
+        for _ in 0..12 {
+            let (rows, cols) = (12 + rng.below(20) as usize, 20 + rng.below(12) as usize);
+            assert!(rows * cols > SCAN_LIMIT);
+            check_random_blocks(&mut rng, rows, cols, 7);
+        }
+        check_random_blocks(&mut rng, 1, 400, 3);
+        check_random_blocks(&mut rng, 300, 1, 3);
+    }
+
+    #[test]
+    fn first_equal_finds_the_first_match() {
+        let mut rng = Rng::new(8);
+        for _ in 0..2000 {
+            let len = rng.below(40) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| rng.below(4) as u8).collect();
+            let v = rng.below(4) as u8;
+            assert_eq!(first_equal(&bytes, v), bytes.iter().position(|&b| b == v), "{bytes:?} {v}");
         }
     }
 

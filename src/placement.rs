@@ -230,8 +230,13 @@ impl Placer {
         }
     }
 
+    /// True when no cell of `ship` is forbidden (checked a row segment at a time).
     fn is_free(&self, ship: &Ship) -> bool {
-        ship.cells().all(|p| !self.forbidden.contains(p.index(self.cols)))
+        let start = ship.start.index(self.cols);
+        match ship.orientation {
+            Orientation::East => !self.forbidden.any_in(start, start + ship.size),
+            Orientation::South => (0..ship.size).all(|k| !self.forbidden.contains(start + k * self.cols)),
+        }
     }
 
     /// Draws up to `tries` placements inside the board; returns the first valid one.
@@ -262,14 +267,13 @@ impl Placer {
         Some(ship)
     }
 
-    /// Forbids the ship's cells and their neighbours.
+    /// Forbids the ship's cells and their neighbours: the rectangle one cell around it.
     fn mark(&mut self, ship: &Ship) {
-        let (rows, cols) = (self.rows, self.cols);
-        for cell in ship.cells() {
-            self.forbidden.insert(cell.index(cols));
-            for near in cell.orthogonals(rows, cols).chain(cell.diagonals(rows, cols)) {
-                self.forbidden.insert(near.index(cols));
-            }
+        let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
+        let cols = self.cols;
+        let (c0, c1) = (first.col.saturating_sub(1), (last.col + 1).min(cols - 1));
+        for r in first.row.saturating_sub(1)..=(last.row + 1).min(self.rows - 1) {
+            self.forbidden.insert_range(r * cols + c0, r * cols + c1 + 1);
         }
     }
 }

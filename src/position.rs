@@ -141,6 +141,23 @@ mod tests {
     }
 
     #[test]
+    fn neighbours_agree_with_step() {
+        for rows in 1..4 {
+            for cols in 1..4 {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let p = Position::new(r, c);
+                        let d: Vec<_> = Direction::DIAGONAL.iter().filter_map(|&x| p.step(x, rows, cols)).collect();
+                        let o: Vec<_> = Direction::ORTHOGONAL.iter().filter_map(|&x| p.step(x, rows, cols)).collect();
+                        assert_eq!(p.diagonals(rows, cols).collect::<Vec<_>>(), d);
+                        assert_eq!(p.orthogonals(rows, cols).collect::<Vec<_>>(), o);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn touching() {
         let p = Position::new(1, 1);
         assert!(p.touches(Position::new(0, 0)));

@@ -108,6 +108,27 @@ impl ScanRecord {
         }
     }
 
+    /// The row-major index of `pos` when it is inside and still unknown.
+    /// Pre: none. Post: `Some(i)` exactly when `state(pos) == Unknown`.
+    #[inline]
+    pub fn open_index(&self, pos: Position) -> Option<usize> {
+        if pos.row >= self.rows || pos.col >= self.cols {
+            return None;
+        }
+        let i = pos.index(self.cols);
+        let byte = *self.packed.get(i / 4)?;
+        ((byte >> (2 * (i % 4))) & 3 == 0).then_some(i)
+    }
+
+    /// Records a probe of the cell with index `i` (from `open_index`) and its answer.
+    /// Pre: `i` inside and unknown. Post: `Hit` or `Miss`, scans + 1.
+    #[inline]
+    pub fn set_probed(&mut self, i: usize, hit: bool) {
+        self.set_at(i, if hit { CellState::Hit } else { CellState::Miss });
+        self.scans += 1;
+        self.hits += usize::from(hit);
+    }
+
     /// Records a probe of `pos` and its answer.
     /// Pre: `pos` inside and `Unknown`. Post: `Hit` or `Miss`, scans + 1.
     pub fn mark_probe(&mut self, pos: Position, hit: bool) {

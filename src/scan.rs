@@ -120,31 +120,49 @@ impl<'a> Scan<'a> {
     /// Pre: `pos` inside and unknown. Post: `Ok(hit)`; the cell is `Hit` or `Miss`, one
     /// more scan. Errors leave the record unchanged.
     pub fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
-        if pos.row >= self.rows() || pos.col >= self.cols() {
-            return Err(ScanError::Outside(pos));
-        }
-        if self.record.state(pos) != CellState::Unknown {
-            return Err(ScanError::Repeated(pos));
-        }
+        let Some(i) = self.record.open_index(pos) else {
+            return Err(if pos.row >= self.rows() || pos.col >= self.cols() {
+                ScanError::Outside(pos)
+            } else {
+                ScanError::Repeated(pos)
+            });
+        };
         let hit = self.sonar.probe(pos)?;
         if hit {
-            if self.remaining == 0 {
-                return Err(ScanError::Contradiction(format!(
-                    "{pos} is a hit, but all {} ship cells were already found",
-                    self.ship_cells()
-                )));
-            }
-            let (rows, cols) = (self.rows(), self.cols());
-            if let Some(d) = pos.diagonals(rows, cols).find(|&d| self.record.state(d) == CellState::Hit) {
-                return Err(ScanError::Contradiction(format!(
-                    "{pos} is a hit diagonal to the hit {d}, and ships never touch"
-                )));
-            }
+            self.check_hit(pos)?;
             self.remaining -= 1;
         }
-        self.record.mark_probe(pos, hit);
+        self.record.set_probed(i, hit);
         self.observer.probed(pos, source, hit);
         Ok(hit)
+    }
+
+    /// Refuses a hit that the rules or earlier answers make impossible.
+    fn check_hit(&self, pos: Position) -> Result<(), ScanError> {
+        if self.remaining == 0 {
+            return Err(ScanError::Contradiction(format!(
+                "{pos} is a hit, but all {} ship cells were already found",
+                self.ship_cells()
+            )));
+        }
+        let (rows, cols) = (self.rows(), self.cols());
+        // Cheap test first (most hits have no hit diagonal); name the cell only if needed.
+        let hit_at = |r: usize, c: usize| self.record.state_at(r * cols + c) == CellState::Hit;
+        let (r, c) = (pos.row, pos.col);
+        let (up, down, left, right) = (r > 0, r + 1 < rows, c > 0, c + 1 < cols);
+        let any = (up && right && hit_at(r - 1, c + 1))
+            || (down && right && hit_at(r + 1, c + 1))
+            || (down && left && hit_at(r + 1, c - 1))
+            || (up && left && hit_at(r - 1, c - 1));
+        if !any {
+            return Ok(());
+        }
+        match pos.diagonals(rows, cols).find(|&d| self.record.state(d) == CellState::Hit) {
+            Some(d) => {
+                Err(ScanError::Contradiction(format!("{pos} is a hit diagonal to the hit {d}, and ships never touch")))
+            }
+            None => Ok(()),
+        }
     }
 
     /// Marks `pos` as water without probing it, if it is still unknown.

@@ -1,9 +1,302 @@
-//! `simulate`: not built yet.
+//! `simulate`: rerun the statement's strategy comparison on random boards.
 
+use super::args::{switch, value, Flags};
 use super::{CliError, Streams};
+use crate::board::Board;
+use crate::chart;
+use crate::placement::{parse_fleet, STANDARD_FLEET};
+use crate::simulation::{simulate, SimConfig, SimResult};
+use crate::strategy::{self, DEFAULT_SEED};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const HELP: &str = "\
+spot-the-ships simulate: compare strategies on many random boards
+
+USAGE
+  spot-the-ships simulate [--games N] [--rows R] [--cols C] [--fleet LIST]
+                          [--strategies LIST] [--seed S] [--threads T]
+                          [--format text|csv|json] [--svg FILE]
+
+  --games N         boards to play (default 1000000)
+  --rows R, --cols C  board size (default 10 x 10)
+  --fleet LIST      ship sizes (default 5,4,3,3,2,2,1,1, the statement's 21 cells)
+  --strategies LIST strategies to compare (default random,linear,smart,prob); the
+                    first is the reference of the paired comparison
+  --seed S          master seed (default 2021)
+  --threads T       worker threads (default: every core); results do not depend on it
+  --format F        text (default): statistics, paired comparison and a chart;
+                    csv: strategy,scans,games; json: one object with everything
+  --svg FILE        also write the chart as a standalone SVG file
+
+Every strategy plays the very same boards. Game i places the fleet with its own random
+stream drawn from the seed and i: ships largest first, each uniformly among the valid
+placements; a fleet that gets stuck starts again. Progress goes to stderr when stderr is
+a terminal and the run lasts more than a second.
+";
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Csv,
+    Json,
+}
 
 /// Runs `simulate`.
-/// Pre: none. Post: not implemented yet: always a usage error.
-pub fn run(_args: &[String], _io: &mut Streams<'_>) -> Result<(), CliError> {
-    Err(CliError::Usage("simulate is not implemented yet".into()))
+/// Pre: none. Post: on `Ok`, the report is on stdout (and the SVG in its file).
+pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+    let spec = [
+        value("--games"),
+        value("--rows"),
+        value("--cols"),
+        value("--fleet"),
+        value("--strategies"),
+        value("--seed"),
+        value("--threads"),
+        value("--format"),
+        value("--svg"),
+        switch("--help"),
+    ];
+    let flags = Flags::parse(args, &spec, "simulate")?;
+    if flags.has("--help") {
+        io.stdout.write_all(HELP.as_bytes())?;
+        return Ok(());
+    }
+    let config = config(&flags)?;
+    let format = match flags.text("--format").unwrap_or("text") {
+        "text" => Format::Text,
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        other => return Err(CliError::Usage(format!("--format: `{other}` is not text, csv or json"))),
+    };
+    let result = run_with_progress(&config, io)?;
+    if let Some(path) = flags.text("--svg") {
+        let title = format!(
+            "{} games, {}x{} board, fleet {}",
+            config.games,
+            config.rows,
+            config.cols,
+            join(&config.fleet)
+        );
+        std::fs::write(path, chart::svg(&result.stats, &title))
+            .map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?;
+    }
+    let report = match format {
+        Format::Text => text(&result),
+        Format::Csv => csv(&result),
+        Format::Json => json(&result),
+    };
+    io.stdout.write_all(report.as_bytes())?;
+    Ok(())
+}
+
+fn join(v: &[usize]) -> String {
+    v.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Reads and checks the flags.
+fn config(flags: &Flags) -> Result<SimConfig, CliError> {
+    let games: u64 = flags.get("--games", 1_000_000)?;
+    if games == 0 {
+        return Err(CliError::Usage("--games: at least 1 game".into()));
+    }
+    let rows: usize = flags.get("--rows", 10)?;
+    let cols: usize = flags.get("--cols", 10)?;
+    Board::check_size(rows, cols).map_err(|e| CliError::Usage(format!("simulate: {e}")))?;
+    let fleet = match flags.text("--fleet") {
+        Some(text) => parse_fleet(text).map_err(|e| CliError::Usage(format!("--fleet: {e}")))?,
+        None => STANDARD_FLEET.to_vec(),
+    };
+    let strategies: Vec<String> = match flags.text("--strategies") {
+        Some(text) => text.split(',').map(|s| s.trim().to_string()).collect(),
+        None => ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
+    };
+    for (k, name) in strategies.iter().enumerate() {
+        if !strategy::NAMES.contains(&name.as_str()) {
+            return Err(CliError::Usage(format!(
+                "--strategies: unknown strategy `{name}`; valid names: {}",
+                strategy::NAMES.join(", ")
+            )));
+        }
+        if strategies.get(..k).is_some_and(|before| before.contains(name)) {
+            return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: usize = flags.get("--threads", cores)?;
+    if threads == 0 || threads > 1024 {
+        return Err(CliError::Usage("--threads: between 1 and 1024".into()));
+    }
+    let seed = flags.get("--seed", DEFAULT_SEED)?;
+    Ok(SimConfig { games, rows, cols, fleet, strategies, seed, threads })
+}
+
+/// Runs the simulation on a helper thread while this one reports progress on stderr
+/// (only when stderr is a terminal and after the first second).
+fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResult, CliError> {
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let mut shown = false;
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| simulate(config, &done));
+        while !worker.is_finished() {
+            std::thread::sleep(Duration::from_millis(100));
+            let elapsed = start.elapsed().as_secs_f64();
+            if io.stderr_tty && elapsed > 1.0 {
+                let n = done.load(Ordering::Relaxed);
+                let rate = n as f64 / elapsed;
+                let left = if rate > 0.0 { (config.games - n.min(config.games)) as f64 / rate } else { 0.0 };
+                let pct = 100.0 * n as f64 / config.games as f64;
+                let _ = write!(io.stderr, "\r{pct:5.1}% done, {rate:.0} games/s, about {left:.0} s left   ");
+                let _ = io.stderr.flush();
+                shown = true;
+            }
+        }
+        worker.join()
+    });
+    if shown {
+        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
+        let _ = io.stderr.flush();
+    }
+    match result {
+        Ok(r) => r.map_err(|e| CliError::Invalid(e.to_string())),
+        Err(_) => Err(CliError::Invalid("the simulation stopped unexpectedly".into())),
+    }
+}
+
+/// The text report: statistics, paired comparison, chart and timing.
+fn text(r: &SimResult) -> String {
+    let c = &r.config;
+    let mut out = String::new();
+    let cells: usize = c.fleet.iter().sum();
+    let _ = writeln!(
+        out,
+        "{} games, {}x{} board, fleet {} ({cells} ship cells), seed {}",
+        c.games,
+        c.rows,
+        c.cols,
+        join(&c.fleet),
+        c.seed
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<10} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10}",
+        "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max", "games/s"
+    );
+    for s in &r.stats {
+        let _ = writeln!(
+            out,
+            "{:<10} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10.0}",
+            s.name,
+            s.mean(),
+            s.stdev(),
+            s.min(),
+            s.percentile(10.0),
+            s.percentile(50.0),
+            s.percentile(90.0),
+            s.max(),
+            s.games_per_second()
+        );
+    }
+    if let Some(first) = r.stats.first() {
+        if r.stats.len() > 1 {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
+            for s in r.stats.iter().skip(1) {
+                if let Some([fewer, equal, more]) = s.vs_first {
+                    let pct = |v: u64| 100.0 * v as f64 / c.games as f64;
+                    let _ = writeln!(
+                        out,
+                        "{:<10} fewer {:>9} ({:5.1}%)   equal {:>9} ({:5.1}%)   more {:>9} ({:5.1}%)",
+                        s.name,
+                        fewer,
+                        pct(fewer),
+                        equal,
+                        pct(equal),
+                        more,
+                        pct(more)
+                    );
+                }
+            }
+        }
+    }
+    let _ = writeln!(out);
+    out.push_str(&chart::terminal(&r.stats));
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "wall time {:.2} s on {} thread(s), {:.0} games/s overall (games/s per strategy is per thread)",
+        r.wall.as_secs_f64(),
+        c.threads,
+        c.games as f64 / r.wall.as_secs_f64().max(1e-9)
+    );
+    out
+}
+
+/// `strategy,scans,games`, one row per strategy and scan count reached.
+fn csv(r: &SimResult) -> String {
+    let mut out = String::from("strategy,scans,games\n");
+    for s in &r.stats {
+        for (scans, &games) in s.histogram.iter().enumerate().filter(|(_, &g)| g > 0) {
+            let _ = writeln!(out, "{},{scans},{games}", s.name);
+        }
+    }
+    out
+}
+
+/// A JSON number: finite floats with 4 decimals.
+fn num(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.4}")
+    } else {
+        "null".into()
+    }
+}
+
+/// One JSON object with the configuration and every strategy's statistics.
+fn json(r: &SimResult) -> String {
+    let c = &r.config;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{{\"games\": {}, \"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"seed\": {}, \"strategies\": [",
+        c.games,
+        c.rows,
+        c.cols,
+        join(&c.fleet),
+        c.seed
+    );
+    for (k, s) in r.stats.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(
+            out,
+            "{{\"name\": \"{}\", \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
+            s.name,
+            num(s.mean()),
+            num(s.stdev()),
+            s.min(),
+            s.percentile(10.0),
+            s.percentile(50.0),
+            s.percentile(90.0),
+            s.max()
+        );
+        if let Some([fewer, equal, more]) = s.vs_first {
+            let _ = write!(out, ", \"vs_first\": {{\"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}");
+        }
+        let hist: Vec<String> = s
+            .histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, &g)| g > 0)
+            .map(|(scans, g)| format!("[{scans}, {g}]"))
+            .collect();
+        let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));
+    }
+    out.push_str("]}\n");
+    out
 }

@@ -1,9 +1,10 @@
 //! random: probe cells in a seeded random order.
 //!
-//! The order is a pseudo-random permutation of the cell indices computed on the fly (a
-//! four-round Feistel network over the smallest even power of two covering the board,
-//! with cycle walking back into `0..cells`), so no shuffled array of the whole board is
-//! kept: memory stays flat and large boards stay cache-friendly.
+//! Boards of up to [`SHUFFLE_LIMIT`] cells draw the order by a Fisher-Yates shuffle done
+//! lazily, one cell per probe. Larger boards use a pseudo-random permutation of the cell
+//! indices computed on the fly (a four-round Feistel network over the smallest even power
+//! of two covering the board, with cycle walking back into `0..cells`), so no shuffled
+//! array of the whole board is kept: memory stays flat and large boards cache-friendly.
 
 use super::ScanStrategy;
 use crate::observer::Source;
@@ -11,17 +12,22 @@ use crate::position::Position;
 use crate::rng::Rng;
 use crate::scan::{Scan, ScanError};
 
+/// Boards up to this many cells shuffle an array; larger ones use [`Permutation`].
+pub const SHUFFLE_LIMIT: usize = 1 << 16;
+
 /// Scans cells in a random order fixed by the seed.
 #[derive(Debug, Clone)]
 pub struct Random {
     seed: u64,
+    /// The shuffled prefix and the cells not drawn yet (small boards).
+    order: Vec<u32>,
 }
 
 impl Random {
     /// A random scanner whose order is fixed by `seed`.
     /// Pre: none. Post: two scanners with the same seed probe the same cells.
     pub fn new(seed: u64) -> Random {
-        Random { seed }
+        Random { seed, order: Vec::new() }
     }
 }
 
@@ -77,14 +83,27 @@ impl ScanStrategy for Random {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (cols, n) = (scan.cols(), (scan.rows() * scan.cols()) as u64);
-        let order = Permutation::new(n, &mut Rng::new(self.seed));
+        let (cols, n) = (scan.cols(), scan.rows() * scan.cols());
+        let mut rng = Rng::new(self.seed);
+        let large = (n > SHUFFLE_LIMIT).then(|| Permutation::new(n as u64, &mut rng));
+        if large.is_none() {
+            self.order.clear();
+            self.order.extend(0..n as u32);
+        }
         let mut k = 0;
         while !scan.is_done() {
             if k >= n {
                 return Err(scan.exhausted());
             }
-            let cell = order.apply(k) as usize;
+            let cell = match &large {
+                Some(p) => p.apply(k as u64) as usize,
+                None => {
+                    // Fisher-Yates, one step per probe: swap a random undrawn cell into k.
+                    let j = k + rng.below((n - k) as u64) as usize;
+                    self.order.swap(k, j);
+                    self.order.get(k).copied().unwrap_or(0) as usize
+                }
+            };
             scan.probe(Position::from_index(cell, cols), Source::Shuffle)?;
             scan.end_step();
             k += 1;
@@ -109,6 +128,21 @@ mod tests {
                 seen[v] = true;
             }
         }
+    }
+
+    #[test]
+    fn finds_the_ship_with_either_order() {
+        use crate::board::Board;
+        use crate::record::CellState;
+        for (rows, cols) in [(7, 9), (300, 300)] {
+            // Small boards shuffle an array, large ones use the Feistel permutation; a
+            // repeated cell would be refused by the scan, so Ok means no repeats.
+            let mut board = Board::new(rows, cols, vec![crate::ship::Ship::new(Position::new(0, 0), 1, crate::ship::Orientation::East)]).unwrap();
+            let record = crate::strategy::solve(&mut Random::new(3), &mut board).unwrap();
+            assert!(record.scans() >= 1);
+            assert_eq!(record.state(Position::new(0, 0)), CellState::Hit);
+        }
+        assert!(300 * 300 > SHUFFLE_LIMIT);
     }
 
     #[test]

@@ -1,0 +1,365 @@
+//! Simulation: many random boards, every chosen strategy on each of them (a paired
+//! comparison), and the distribution of scans per strategy.
+//!
+//! Game `i` draws its board from `Rng::for_stream(seed, i)` and each seeded strategy
+//! gets its own stream from the seed, `i` and its name, so results do not depend on
+//! how many threads play or in which order: threads take blocks of games from a shared
+//! counter and their integer tallies are added up at the end.
+
+use crate::board::Board;
+use crate::placement::{PlacementError, Placer};
+use crate::rng::Rng;
+use crate::scan::ScanError;
+use crate::strategy::{self, ScanStrategy};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What to simulate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimConfig {
+    /// Number of boards.
+    pub games: u64,
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// Ship sizes.
+    pub fleet: Vec<usize>,
+    /// Strategy names; the first is the reference of the paired comparison.
+    pub strategies: Vec<String>,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// The tally of one strategy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyStats {
+    /// Strategy name.
+    pub name: String,
+    /// `histogram[s]` = number of games that took `s` scans.
+    pub histogram: Vec<u64>,
+    /// Boards where this strategy needed fewer, as many, and more scans than the first
+    /// strategy (`None` for the first).
+    pub vs_first: Option<[u64; 3]>,
+    /// Time spent in this strategy, summed over threads.
+    pub busy: Duration,
+}
+
+/// Everything a simulation measured.
+#[derive(Debug, Clone)]
+pub struct SimResult {
+    /// The configuration run.
+    pub config: SimConfig,
+    /// One tally per strategy, in the configuration's order.
+    pub stats: Vec<StrategyStats>,
+    /// Time spent placing fleets, summed over threads.
+    pub placing: Duration,
+    /// Wall time of the whole run.
+    pub wall: Duration,
+}
+
+/// Why a simulation could not run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimError {
+    /// A strategy name is unknown.
+    UnknownStrategy(String),
+    /// The fleet cannot be placed on the board.
+    Placement(PlacementError),
+    /// A strategy failed on a board (a bug: boards are valid).
+    Scan {
+        /// Strategy name.
+        strategy: String,
+        /// Game number.
+        game: u64,
+        /// The failure.
+        error: ScanError,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::UnknownStrategy(name) => {
+                write!(f, "unknown strategy `{name}`; valid names: {}", strategy::NAMES.join(", "))
+            }
+            SimError::Placement(e) => write!(f, "{e}"),
+            SimError::Scan { strategy, game, error } => write!(f, "strategy {strategy} failed on game {game}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl StrategyStats {
+    /// Number of games tallied.
+    /// Pre: none. Post: sum of the histogram.
+    pub fn games(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+
+    /// Mean number of scans.
+    /// Pre: at least one game. Post: between `min()` and `max()`.
+    pub fn mean(&self) -> f64 {
+        let total: u128 = self.histogram.iter().enumerate().map(|(s, &g)| s as u128 * u128::from(g)).sum();
+        total as f64 / self.games().max(1) as f64
+    }
+
+    /// Standard deviation of the scans (population).
+    /// Pre: at least one game. Post: non-negative.
+    pub fn stdev(&self) -> f64 {
+        let mean = self.mean();
+        let var: f64 =
+            self.histogram.iter().enumerate().map(|(s, &g)| g as f64 * (s as f64 - mean).powi(2)).sum::<f64>()
+                / self.games().max(1) as f64;
+        var.sqrt()
+    }
+
+    /// The smallest scan count `v` such that at least `p` percent of games took at most
+    /// `v` scans (nearest rank).
+    /// Pre: `0 < p <= 100`. Post: a count with at least one game, or 0 without games.
+    pub fn percentile(&self, p: f64) -> usize {
+        let games = self.games();
+        let rank = ((p / 100.0) * games as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (s, &g) in self.histogram.iter().enumerate() {
+            seen += g;
+            if seen >= rank {
+                return s;
+            }
+        }
+        0
+    }
+
+    /// Fewest scans in any game.
+    /// Pre: none. Post: 0 without games.
+    pub fn min(&self) -> usize {
+        self.histogram.iter().position(|&g| g > 0).unwrap_or(0)
+    }
+
+    /// Most scans in any game.
+    /// Pre: none. Post: 0 without games.
+    pub fn max(&self) -> usize {
+        self.histogram.iter().rposition(|&g| g > 0).unwrap_or(0)
+    }
+
+    /// Games per second of this strategy's own time (one thread).
+    /// Pre: none. Post: 0 when no time was measured.
+    pub fn games_per_second(&self) -> f64 {
+        let secs = self.busy.as_secs_f64();
+        if secs > 0.0 {
+            self.games() as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A stable 64-bit hash of a strategy name (FNV-1a), to give each strategy its own
+/// random stream.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The seed strategy `name` uses on game `game` of a simulation seeded `seed`.
+/// Pre: none. Post: deterministic in its arguments.
+pub fn strategy_seed(seed: u64, game: u64, name: &str) -> u64 {
+    Rng::for_stream(seed ^ name_hash(name), game).next_u64()
+}
+
+/// The board of game `game`: the fleet placed with game `game`'s stream.
+/// Pre: `placer` is for the configuration's board size. Post: a valid board.
+pub fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
+    let mut rng = Rng::for_stream(config.seed, game);
+    let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
+    Board::new(config.rows, config.cols, ships)
+        .map_err(|e| SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() }))
+}
+
+/// Games a thread takes from the shared counter at a time.
+const BLOCK: u64 = 1024;
+
+/// One thread's tally.
+struct Tally {
+    histograms: Vec<Vec<u64>>,
+    vs_first: Vec<[u64; 3]>,
+    busy: Vec<Duration>,
+    placing: Duration,
+}
+
+/// Runs the simulation; `done` counts finished games as they finish (for progress).
+/// Pre: none. Post: `Ok` with one tally per strategy, each summing to `config.games`;
+/// identical for any thread count.
+pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimError> {
+    if let Some(bad) = config.strategies.iter().find(|n| strategy::by_name(n, 0).is_none()) {
+        return Err(SimError::UnknownStrategy(bad.clone()));
+    }
+    Placer::new(config.rows, config.cols).check_fleet(&config.fleet).map_err(SimError::Placement)?;
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let failure: Mutex<Option<SimError>> = Mutex::new(None);
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..config.threads.max(1))
+            .map(|_| scope.spawn(|| worker(config, &next, done, &failure)))
+            .collect();
+        workers.into_iter().filter_map(|w| w.join().ok()).collect()
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let cells = config.rows * config.cols;
+    let mut stats: Vec<StrategyStats> = config
+        .strategies
+        .iter()
+        .enumerate()
+        .map(|(k, name)| StrategyStats {
+            name: name.clone(),
+            histogram: vec![0; cells + 1],
+            vs_first: (k > 0).then_some([0; 3]),
+            busy: Duration::ZERO,
+        })
+        .collect();
+    let mut placing = Duration::ZERO;
+    for t in &tallies {
+        placing += t.placing;
+        for (k, s) in stats.iter_mut().enumerate() {
+            if let Some(h) = t.histograms.get(k) {
+                s.histogram.iter_mut().zip(h).for_each(|(a, b)| *a += b);
+            }
+            s.busy += t.busy.get(k).copied().unwrap_or_default();
+            if let (Some(v), Some(w)) = (s.vs_first.as_mut(), t.vs_first.get(k)) {
+                v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+            }
+        }
+    }
+    Ok(SimResult { config: config.clone(), stats, placing, wall: start.elapsed() })
+}
+
+/// Plays blocks of games until none are left or a failure is recorded.
+fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mutex<Option<SimError>>) -> Tally {
+    let cells = config.rows * config.cols;
+    let n = config.strategies.len();
+    let mut strategies: Vec<Box<dyn ScanStrategy + Send>> =
+        config.strategies.iter().filter_map(|name| strategy::by_name(name, 0)).collect();
+    let mut tally = Tally {
+        histograms: vec![vec![0; cells + 1]; n],
+        vs_first: vec![[0; 3]; n],
+        busy: vec![Duration::ZERO; n],
+        placing: Duration::ZERO,
+    };
+    let mut placer = Placer::new(config.rows, config.cols);
+    let mut scans = vec![0usize; n];
+    loop {
+        let first = next.fetch_add(BLOCK, Ordering::Relaxed);
+        if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+            return tally;
+        }
+        let last = (first + BLOCK).min(config.games);
+        for game in first..last {
+            let t0 = Instant::now();
+            let mut board = match game_board(&mut placer, config, game) {
+                Ok(b) => b,
+                Err(e) => {
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                    return tally;
+                }
+            };
+            let mut t = Instant::now();
+            tally.placing += t - t0;
+            for (k, s) in strategies.iter_mut().enumerate() {
+                s.reseed(strategy_seed(config.seed, game, s.name()));
+                match strategy::solve(s.as_mut(), &mut board) {
+                    Ok(record) => scans[k] = record.scans(),
+                    Err(error) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(SimError::Scan { strategy: s.name().to_string(), game, error });
+                        }
+                        return tally;
+                    }
+                }
+                let now = Instant::now();
+                tally.busy[k] += now - t;
+                t = now;
+            }
+            let reference = scans.first().copied().unwrap_or(0);
+            for (k, &s) in scans.iter().enumerate() {
+                if let Some(h) = tally.histograms[k].get_mut(s) {
+                    *h += 1;
+                }
+                let side = match s.cmp(&reference) {
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Greater => 2,
+                };
+                tally.vs_first[k][side] += 1;
+            }
+        }
+        done.fetch_add(last - first, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::STANDARD_FLEET;
+
+    fn config(games: u64, threads: usize) -> SimConfig {
+        SimConfig {
+            games,
+            rows: 10,
+            cols: 10,
+            fleet: STANDARD_FLEET.to_vec(),
+            strategies: ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
+            seed: 1,
+            threads,
+        }
+    }
+
+    #[test]
+    fn stats_from_a_histogram() {
+        let s = StrategyStats { name: "x".into(), histogram: vec![0, 2, 0, 1, 1], vs_first: None, busy: Duration::ZERO };
+        assert_eq!(s.games(), 4);
+        assert!((s.mean() - 2.25).abs() < 1e-12);
+        assert!((s.stdev() - 1.6875f64.sqrt()).abs() < 1e-12);
+        assert_eq!((s.min(), s.max()), (1, 4));
+        assert_eq!((s.percentile(10.0), s.percentile(50.0), s.percentile(75.0), s.percentile(90.0)), (1, 1, 3, 4));
+        assert_eq!(s.games_per_second(), 0.0);
+    }
+
+    #[test]
+    fn same_results_for_one_and_two_threads() {
+        let one = simulate(&config(3000, 1), &AtomicU64::new(0)).unwrap();
+        let two = simulate(&config(3000, 2), &AtomicU64::new(0)).unwrap();
+        for (a, b) in one.stats.iter().zip(&two.stats) {
+            assert_eq!(a.histogram, b.histogram);
+            assert_eq!(a.vs_first, b.vs_first);
+            assert_eq!(a.games(), 3000);
+        }
+    }
+
+    #[test]
+    fn unknown_strategy_and_impossible_fleet_are_errors() {
+        let mut c = config(10, 1);
+        c.strategies.push("nope".into());
+        assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::UnknownStrategy(_))));
+        let mut c = config(10, 1);
+        c.fleet = vec![5; 40];
+        assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::Placement(_))));
+    }
+
+    #[test]
+    fn every_strategy_sees_the_same_boards() {
+        let c = config(50, 1);
+        let mut p1 = Placer::new(10, 10);
+        let mut p2 = Placer::new(10, 10);
+        for g in 0..50 {
+            let a = game_board(&mut p1, &c, g).unwrap();
+            let b = game_board(&mut p2, &c, g).unwrap();
+            assert_eq!(a.ships(), b.ships());
+        }
+    }
+}
