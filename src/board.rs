@@ -133,14 +133,13 @@ impl Board {
             if !ship.fits(rows, cols) {
                 return Err(BoardError::OffBoard { ship: number, declared: *ship, rows, cols });
             }
-            // Fast path: test the ship's cells, then the rectangle around it, a row
-            // segment at a time; only a failure looks for the exact cells to name.
+            // Fast path: test the rectangle one cell around the ship (its own cells
+            // included), a row segment at a time; only a failure looks for the exact
+            // cells to name.
             let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
-            let cells_taken =
-                (first.row..=last.row).any(|r| occupied.any_in(r * cols + first.col, r * cols + last.col + 1));
             let (r0, r1) = (first.row.saturating_sub(1), (last.row + 1).min(rows - 1));
             let (c0, c1) = (first.col.saturating_sub(1), (last.col + 1).min(cols - 1));
-            if cells_taken || (r0..=r1).any(|r| occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
+            if (r0..=r1).any(|r| occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
                 return Err(Board::conflict(number, ship, &ships, &occupied, rows, cols));
             }
             for r in first.row..=last.row {
@@ -245,6 +244,9 @@ impl Sonar for Board {
     }
     fn probe(&mut self, pos: Position) -> Result<bool, ProbeError> {
         Ok(self.is_ship(pos))
+    }
+    fn as_board(&self) -> Option<&Board> {
+        Some(self)
     }
 }
 

@@ -74,10 +74,19 @@ pub trait ScanObserver {
     /// The step is complete; `record` is the state after it.
     /// Pre: one call per probe, after it. Post: none required.
     fn step_done(&mut self, _record: &ScanRecord) {}
+    /// True for an observer that ignores everything: a scan then skips the calls.
+    /// Pre: none. Post: only [`Silent`] answers true.
+    fn is_silent(&self) -> bool {
+        false
+    }
 }
 
 /// The observer that ignores everything (the judge's default).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Silent;
 
-impl ScanObserver for Silent {}
+impl ScanObserver for Silent {
+    fn is_silent(&self) -> bool {
+        true
+    }
+}

@@ -1,6 +1,7 @@
 //! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
 //! counts the ship cells still to spot and tells the observer about every step.
 
+use crate::board::Board;
 use crate::likelihood::Likelihood;
 use crate::observer::{ListView, ScanObserver, Source};
 use crate::position::Position;
@@ -51,10 +52,21 @@ impl From<ProbeError> for ScanError {
     }
 }
 
+/// Who answers the probes. A [`Board`] is asked directly (no virtual call per probe:
+/// `simulate` plays hundreds of millions of probes); any other sonar through its trait.
+enum Oracle<'a> {
+    Board(&'a Board),
+    Other(&'a mut dyn Sonar),
+    /// A sonar that said it was a board and then did not (breaks `as_board`'s contract):
+    /// every probe fails instead of panicking.
+    Inconsistent(&'a dyn Sonar),
+}
+
 /// A scan in progress. Strategies probe and eliminate through it; they never see ships.
 pub struct Scan<'a> {
-    sonar: &'a mut dyn Sonar,
-    observer: &'a mut dyn ScanObserver,
+    oracle: Oracle<'a>,
+    /// `None` when the observer is [`crate::observer::Silent`]: nothing to tell.
+    observer: Option<&'a mut dyn ScanObserver>,
     record: ScanRecord,
     remaining: usize,
 }
@@ -65,7 +77,26 @@ impl<'a> Scan<'a> {
     pub fn new(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver) -> Scan<'a> {
         let record = ScanRecord::new(sonar.rows(), sonar.cols());
         let remaining = sonar.ship_cells();
-        Scan { sonar, observer, record, remaining }
+        let observer = if observer.is_silent() { None } else { Some(observer) };
+        let oracle = if sonar.as_board().is_some() {
+            let shared: &'a dyn Sonar = sonar;
+            match shared.as_board() {
+                Some(board) => Oracle::Board(board),
+                None => Oracle::Inconsistent(shared),
+            }
+        } else {
+            Oracle::Other(sonar)
+        };
+        Scan { oracle, observer, record, remaining }
+    }
+
+    /// The sonar as a trait object (for the rare questions besides probes).
+    fn sonar(&self) -> &dyn Sonar {
+        match &self.oracle {
+            Oracle::Board(b) => *b,
+            Oracle::Other(s) => &**s,
+            Oracle::Inconsistent(s) => *s,
+        }
     }
 
     /// Number of rows.
@@ -83,13 +114,17 @@ impl<'a> Scan<'a> {
     /// Total ship cells of the bay.
     /// Pre: none. Post: no change.
     pub fn ship_cells(&self) -> usize {
-        self.sonar.ship_cells()
+        self.sonar().ship_cells()
     }
 
     /// The fleet's sizes, largest first, when the sonar knows them.
     /// Pre: none. Post: no change.
     pub fn fleet(&self) -> Option<&[usize]> {
-        self.sonar.fleet()
+        match &self.oracle {
+            Oracle::Board(b) => Some(b.fleet()),
+            Oracle::Other(s) => s.fleet(),
+            Oracle::Inconsistent(s) => s.fleet(),
+        }
     }
 
     /// Ship cells not spotted yet.
@@ -127,13 +162,21 @@ impl<'a> Scan<'a> {
                 ScanError::Repeated(pos)
             });
         };
-        let hit = self.sonar.probe(pos)?;
+        let hit = match &mut self.oracle {
+            Oracle::Board(b) => b.is_ship(pos),
+            Oracle::Other(s) => s.probe(pos)?,
+            Oracle::Inconsistent(_) => {
+                return Err(ScanError::Probe(ProbeError::Io("internal: the sonar stopped being a board".into())))
+            }
+        };
         if hit {
             self.check_hit(pos)?;
             self.remaining -= 1;
         }
         self.record.set_probed(i, hit);
-        self.observer.probed(pos, source, hit);
+        if let Some(o) = self.observer.as_mut() {
+            o.probed(pos, source, hit);
+        }
         Ok(hit)
     }
 
@@ -170,7 +213,9 @@ impl<'a> Scan<'a> {
     pub fn eliminate(&mut self, pos: Position) -> bool {
         let changed = self.record.mark_eliminated(pos);
         if changed {
-            self.observer.eliminated(pos);
+            if let Some(o) = self.observer.as_mut() {
+                o.eliminated(pos);
+            }
         }
         changed
     }
@@ -178,19 +223,25 @@ impl<'a> Scan<'a> {
     /// Shows the strategy's list to the observer.
     /// Pre: none. Post: no change to the scan.
     pub fn show_list(&mut self, list: &dyn ListView) {
-        self.observer.list_changed(list);
+        if let Some(o) = self.observer.as_mut() {
+            o.list_changed(list);
+        }
     }
 
     /// Shows the likelihood matrix the strategy is about to read.
     /// Pre: none. Post: no change to the scan.
     pub fn show_likelihood(&mut self, matrix: &Likelihood) {
-        self.observer.likelihood_read(matrix);
+        if let Some(o) = self.observer.as_mut() {
+            o.likelihood_read(matrix);
+        }
     }
 
     /// Ends the current step (one per probe).
     /// Pre: a probe was made since the last call. Post: the observer saw the record.
     pub fn end_step(&mut self) {
-        self.observer.step_done(&self.record);
+        if let Some(o) = self.observer.as_mut() {
+            o.step_done(&self.record);
+        }
     }
 
     /// The error to return when a strategy has no cell left to probe.

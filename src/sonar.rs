@@ -1,6 +1,7 @@
 //! The only window a strategy has on the bay: its size, how many ship cells to find,
 //! optionally the fleet's sizes, and "ship or water?" for one cell at a time.
 
+use crate::board::Board;
 use crate::position::Position;
 use std::fmt;
 
@@ -22,6 +23,12 @@ pub trait Sonar {
     /// Scans one cell: `Ok(true)` for ship, `Ok(false)` for water.
     /// Pre: `pos` inside the bay. Post: the same cell always gets the same answer.
     fn probe(&mut self, pos: Position) -> Result<bool, ProbeError>;
+    /// The board behind this sonar when it is one (a scan then asks it directly,
+    /// without a virtual call per probe). Other sonars keep the default.
+    /// Pre: none. Post: `Some(b)` answers every probe exactly as `probe` would.
+    fn as_board(&self) -> Option<&Board> {
+        None
+    }
 }
 
 /// Why a probe got no usable answer (only interactive sonars fail).
