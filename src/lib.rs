@@ -17,6 +17,7 @@ pub mod input;
 pub mod likelihood;
 pub mod observer;
 pub mod placement;
+pub mod posterior;
 pub mod position;
 pub mod record;
 pub mod rng;

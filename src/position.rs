@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A cell of the board: 0-based row and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Position {
     /// Row, counted from 0 at the top.
     pub row: usize,

@@ -15,15 +15,18 @@ impl ScanStrategy for Linear {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let cols = scan.cols();
-        let mut next = 0;
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let mut next = Position::new(0, 0);
         while !scan.is_done() {
-            if next >= scan.rows() * cols {
+            if next.row >= rows {
                 return Err(scan.exhausted());
             }
-            scan.probe(Position::from_index(next, cols), Source::Sweep)?;
+            scan.probe(next, Source::Sweep)?;
             scan.end_step();
-            next += 1;
+            next.col += 1;
+            if next.col == cols {
+                next = Position::new(next.row + 1, 0);
+            }
         }
         Ok(())
     }

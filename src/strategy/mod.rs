@@ -1,12 +1,16 @@
 //! Scanning strategies (the Strategy pattern): each decides which cell to probe next,
 //! seeing only the [`Scan`] (answers so far, board size, ship-cell count, fleet sizes).
 
+mod bayes;
 mod linear;
+mod parity;
 mod prob;
 mod random;
 mod smart;
 
+pub use bayes::Bayes;
 pub use linear::Linear;
+pub use parity::Parity;
 pub use prob::Probabilistic;
 pub use random::Random;
 pub use smart::Smart;
@@ -35,7 +39,7 @@ pub trait ScanStrategy {
 }
 
 /// Names of every strategy, in the order `--help` and errors list them.
-pub const NAMES: [&str; 4] = ["linear", "smart", "prob", "random"];
+pub const NAMES: [&str; 6] = ["linear", "smart", "prob", "random", "parity", "bayes"];
 
 /// The seed used by seeded strategies when none is given.
 pub const DEFAULT_SEED: u64 = 2021;
@@ -48,6 +52,8 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn ScanStrategy + Send>> {
         "smart" => Box::new(Smart::default()),
         "prob" => Box::new(Probabilistic::default()),
         "random" => Box::new(Random::new(seed)),
+        "parity" => Box::new(Parity::default()),
+        "bayes" => Box::new(Bayes::new(seed)),
         _ => return None,
     })
 }

@@ -13,13 +13,15 @@ use crate::rng::Rng;
 use crate::scan::{Scan, ScanError};
 
 /// Boards up to this many cells shuffle an array; larger ones use [`Permutation`].
-pub const SHUFFLE_LIMIT: usize = 1 << 16;
+/// (Each side of such a board is below 2^16, as the packed cells need.)
+pub const SHUFFLE_LIMIT: usize = (1 << 16) - 1;
 
 /// Scans cells in a random order fixed by the seed.
 #[derive(Debug, Clone)]
 pub struct Random {
     seed: u64,
-    /// The shuffled prefix and the cells not drawn yet (small boards).
+    /// The shuffled prefix and the cells not drawn yet (small boards), each packed as
+    /// `row << 16 | col` so no division is needed to find the cell.
     order: Vec<u32>,
 }
 
@@ -88,7 +90,8 @@ impl ScanStrategy for Random {
         let large = (n > SHUFFLE_LIMIT).then(|| Permutation::new(n as u64, &mut rng));
         if large.is_none() {
             self.order.clear();
-            self.order.extend(0..n as u32);
+            let rows = scan.rows() as u32;
+            self.order.extend((0..rows).flat_map(|r| (0..cols as u32).map(move |c| (r << 16) | c)));
         }
         let mut k = 0;
         while !scan.is_done() {
@@ -96,15 +99,16 @@ impl ScanStrategy for Random {
                 return Err(scan.exhausted());
             }
             let cell = match &large {
-                Some(p) => p.apply(k as u64) as usize,
+                Some(p) => Position::from_index(p.apply(k as u64) as usize, cols),
                 None => {
                     // Fisher-Yates, one step per probe: swap a random undrawn cell into k.
                     let j = k + rng.below((n - k) as u64) as usize;
                     self.order.swap(k, j);
-                    self.order.get(k).copied().unwrap_or(0) as usize
+                    let packed = self.order.get(k).copied().unwrap_or(0);
+                    Position::new((packed >> 16) as usize, (packed & 0xffff) as usize)
                 }
             };
-            scan.probe(Position::from_index(cell, cols), Source::Shuffle)?;
+            scan.probe(cell, Source::Shuffle)?;
             scan.end_step();
             k += 1;
         }
@@ -142,7 +146,7 @@ mod tests {
             assert!(record.scans() >= 1);
             assert_eq!(record.state(Position::new(0, 0)), CellState::Hit);
         }
-        assert!(300 * 300 > SHUFFLE_LIMIT);
+        const { assert!(300 * 300 > SHUFFLE_LIMIT) };
     }
 
     #[test]

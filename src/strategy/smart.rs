@@ -31,8 +31,9 @@ pub struct Smart {
     place: Vec<Place>,
     /// Moved cells; the last entry is the list's first cell.
     front: Vec<u32>,
-    /// Next row-major index to consider.
+    /// Next row-major index to consider, and its cell (kept in step, so no division).
     cursor: usize,
+    cursor_cell: Position,
     /// Cells still in the list.
     len: usize,
 }
@@ -44,6 +45,7 @@ impl Smart {
         self.place.resize(rows * cols, Place::InOrder);
         self.front.clear();
         self.cursor = 0;
+        self.cursor_cell = Position::new(0, 0);
         self.len = rows * cols;
     }
 
@@ -63,19 +65,23 @@ impl Smart {
     }
 
     /// Takes the first cell out of the list.
-    fn take_first(&mut self) -> Option<usize> {
+    fn take_first(&mut self) -> Option<Position> {
         while let Some(i) = self.front.pop() {
             if self.place_of(i as usize) == Place::Moved {
                 self.set_gone(i as usize);
-                return Some(i as usize);
+                return Some(Position::from_index(i as usize, self.cols));
             }
         }
         while self.cursor < self.place.len() {
-            let i = self.cursor;
+            let (i, cell) = (self.cursor, self.cursor_cell);
             self.cursor += 1;
+            self.cursor_cell.col += 1;
+            if self.cursor_cell.col == self.cols {
+                self.cursor_cell = Position::new(cell.row + 1, 0);
+            }
             if self.place_of(i) == Place::InOrder {
                 self.set_gone(i);
-                return Some(i);
+                return Some(cell);
             }
         }
         None
@@ -133,10 +139,7 @@ impl ScanStrategy for Smart {
         let (rows, cols) = (scan.rows(), scan.cols());
         self.reset(rows, cols);
         while !scan.is_done() {
-            let Some(i) = self.take_first() else {
-                return Err(scan.exhausted());
-            };
-            let pos = Position::from_index(i, cols);
+            let Some(pos) = self.take_first() else { return Err(scan.exhausted()) };
             let source = Source::ListFront;
             if scan.probe(pos, source)? {
                 for d in pos.diagonals(rows, cols) {
@@ -220,7 +223,7 @@ mod tests {
         let mut s = Smart::default();
         s.reset(3, 3);
         assert_eq!(s.len(), 9);
-        assert_eq!(s.take_first(), Some(0));
+        assert_eq!(s.take_first(), Some(Position::new(0, 0)));
         s.move_to_front(4);
         s.move_to_front(1);
         assert_eq!(s.front(3), vec![Position::new(0, 1), Position::new(1, 1), Position::new(0, 2)]);

@@ -1,0 +1,212 @@
+//! bayes: probe the cell most likely to hold a ship given every answer so far.
+//!
+//! Each step asks [`crate::posterior::Estimator`] for the posterior of the knowledge grid
+//! under the known fleet (uniform prior over valid layouts; exact enumeration when the
+//! layouts are few, sequential importance sampling otherwise) and probes the unknown
+//! cell of highest probability; ties (exact equality) go to the higher neighbour score,
+//! then to the first cell in row-major order. Deductions cost no scan: the diagonals of
+//! every hit, the surroundings of every finished ship (a run of hits closed by water or
+//! the edge), and every cell that no remaining ship can cover are eliminated.
+//!
+//! Without a fleet (`scan.fleet() == None`), on boards too large for the posterior, or
+//! if the answers contradict the fleet, it hands the scan over to [`Parity`], which
+//! continues from what is already known.
+
+use super::{Parity, ScanStrategy};
+use crate::observer::Source;
+use crate::position::Position;
+use crate::posterior::{grid_of, hit_runs, Estimator, Posterior, Settings};
+use crate::record::CellState;
+use crate::scan::{Scan, ScanError};
+
+/// Placements tried per sampled layout beyond which the posterior is not used (about
+/// 25 times the statement's benchmark).
+const MAX_WORK: usize = 40_000;
+
+/// The Bayesian scanner.
+#[derive(Debug, Clone)]
+pub struct Bayes {
+    seed: u64,
+    estimator: Estimator,
+    fallback: Parity,
+}
+
+impl Bayes {
+    /// A Bayesian scanner whose random draws are fixed by `seed`.
+    /// Pre: none. Post: two scanners with the same seed play the same games.
+    pub fn new(seed: u64) -> Bayes {
+        Bayes::with_settings(seed, Settings::default())
+    }
+
+    /// A Bayesian scanner with the given posterior settings (experiments, `advise`).
+    /// Pre: none. Post: as [`Bayes::new`].
+    pub fn with_settings(seed: u64, settings: Settings) -> Bayes {
+        Bayes { seed, estimator: Estimator::with_settings(seed, settings), fallback: Parity::default() }
+    }
+
+    /// Eliminates what the answers prove to be water: diagonals of hits and the
+    /// surroundings of finished ships.
+    fn deduce(scan: &mut Scan<'_>) {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let grid = grid_of(scan.record());
+        let Ok(runs) = hit_runs(rows, cols, &grid) else { return };
+        for run in runs {
+            for &p in &run.cells {
+                for d in p.diagonals(rows, cols) {
+                    scan.eliminate(d);
+                }
+                if run.closed {
+                    for n in p.orthogonals(rows, cols) {
+                        scan.eliminate(n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The unknown cell to probe: highest probability, then neighbour score, then
+    /// row-major order.
+    fn choose(scan: &Scan<'_>, post: &Posterior) -> Option<Position> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let mut best: Option<(f64, u32, Position)> = None;
+        for i in 0..rows * cols {
+            let p = Position::from_index(i, cols);
+            if scan.state(p) != CellState::Unknown || post.is_certain_water(p) {
+                continue;
+            }
+            let q = post.prob(p);
+            let better = match best {
+                None => true,
+                Some((bq, _, _)) if q > bq => true,
+                Some((bq, bs, _)) if q == bq => super::parity::neighbour_score(scan, p) > bs,
+                _ => false,
+            };
+            if better {
+                best = Some((q, super::parity::neighbour_score(scan, p), p));
+            }
+        }
+        best.map(|(_, _, p)| p)
+    }
+}
+
+impl Default for Bayes {
+    fn default() -> Bayes {
+        Bayes::new(super::DEFAULT_SEED)
+    }
+}
+
+impl ScanStrategy for Bayes {
+    fn name(&self) -> &'static str {
+        "bayes"
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        self.estimator.reset(self.seed);
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let Some(fleet) = scan.fleet().map(<[usize]>::to_vec) else {
+            return self.fallback.run(scan);
+        };
+        let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));
+        if fleet.iter().sum::<usize>() != scan.ship_cells() || work > MAX_WORK {
+            return self.fallback.run(scan);
+        }
+        Bayes::deduce(scan);
+        while !scan.is_done() {
+            let grid = grid_of(scan.record());
+            let post = match self.estimator.estimate(rows, cols, &grid, &fleet) {
+                Ok(p) => p,
+                Err(_) => return self.fallback.run(scan),
+            };
+            for (i, &s) in grid.iter().enumerate() {
+                let p = Position::from_index(i, cols);
+                if s == CellState::Unknown && post.is_certain_water(p) {
+                    scan.eliminate(p);
+                }
+            }
+            let Some(pos) = Bayes::choose(scan, &post) else {
+                return self.fallback.run(scan);
+            };
+            scan.probe(pos, Source::Posterior)?;
+            Bayes::deduce(scan);
+            scan.end_step();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::placement::{random_board, Placer, STANDARD_FLEET};
+    use crate::rng::Rng;
+    use crate::ship::{Orientation, Ship};
+    use crate::strategy::solve;
+
+    fn check(strategy: &mut Bayes, board: &Board) -> crate::record::ScanRecord {
+        let record = solve(strategy, &mut board.clone()).unwrap();
+        let (rows, cols) = (board.rows(), board.cols());
+        assert!(record.scans() <= rows * cols);
+        for i in 0..rows * cols {
+            let p = Position::from_index(i, cols);
+            match record.state(p) {
+                CellState::Hit => assert!(board.is_ship(p)),
+                CellState::Miss | CellState::Eliminated => assert!(!board.is_ship(p), "{p} eliminated on a ship"),
+                CellState::Unknown => assert!(!board.is_ship(p)),
+            }
+        }
+        record
+    }
+
+    #[test]
+    fn finds_every_ship_on_random_boards() {
+        let mut rng = Rng::new(31);
+        let mut bayes = Bayes::new(1);
+        for _ in 0..150 {
+            let rows = 1 + rng.below(9) as usize;
+            let cols = 1 + rng.below(9) as usize;
+            check(&mut bayes, &random_board(rows, cols, &mut rng));
+        }
+    }
+
+    #[test]
+    fn same_seed_same_game_even_when_reused() {
+        let mut placer = Placer::new(10, 10);
+        let ships = placer.place_fleet(&STANDARD_FLEET, &mut Rng::new(5)).unwrap();
+        let board = Board::new(10, 10, ships).unwrap();
+        let mut a = Bayes::new(9);
+        let first = check(&mut a, &board).render_output(Some(&board));
+        let other = Board::new(10, 10, placer.place_fleet(&STANDARD_FLEET, &mut Rng::new(6)).unwrap()).unwrap();
+        check(&mut a, &other);
+        assert_eq!(check(&mut a, &board).render_output(Some(&board)), first);
+        assert_eq!(check(&mut Bayes::new(9), &board).render_output(Some(&board)), first);
+    }
+
+    #[test]
+    fn finished_ship_surroundings_are_eliminated() {
+        let board = Board::new(5, 5, vec![Ship::new(Position::new(1, 1), 3, Orientation::South)]).unwrap();
+        let record = check(&mut Bayes::new(2), &board);
+        // Once the only ship is found the scan stops: its sides are known water.
+        for p in [Position::new(2, 0), Position::new(2, 2)] {
+            assert!(record.state(p).is_blocked(), "{p}");
+        }
+    }
+
+    #[test]
+    fn posterior_play_beats_prob_on_average() {
+        let mut placer = Placer::new(10, 10);
+        let (mut bayes, mut prob) = (0, 0);
+        let mut b = Bayes::new(3);
+        for i in 0..60 {
+            let ships = placer.place_fleet(&STANDARD_FLEET, &mut Rng::for_stream(7, i)).unwrap();
+            let board = Board::new(10, 10, ships).unwrap();
+            bayes += check(&mut b, &board).scans();
+            prob += solve(&mut crate::strategy::Probabilistic::default(), &mut board.clone()).unwrap().scans();
+        }
+        assert!(bayes < prob, "bayes {bayes} prob {prob}");
+    }
+}

@@ -1,0 +1,437 @@
+//! parity: hunt on a diagonal lattice, then sink what was hit.
+//!
+//! *Hunting.* Every ship of `L` cells, straight, covers one cell of each residue of
+//! `(r + c) mod L`, so probing the lattice `(r + c) % L == k` is bound to hit every ship
+//! of the longest remaining size `L` (the CSE 202 diagonal strategy). Among lattice
+//! cells the next probe is the one crossed by the most placements of an `L` ship over
+//! unknown cells, then the one with the highest *neighbour score* (for each unknown
+//! orthogonal neighbour, its water, eliminated or edge neighbours: a miss there
+//! isolates more cells; the Cubido tie-break), then the first in row-major order. When
+//! finished ships shrink `L` (known fleet), or no lattice cell may hold an `L` ship any
+//! more (unknown fleet: sizes up to 5 assumed), a new lattice is laid with the offset
+//! `k` that leaves the fewest cells to probe; with `L = 1` every cell is on it.
+//!
+//! *Targeting.* After a hit, the 4 neighbours of a lone hit, then the cells beyond both
+//! ends of a line of hits, are probed, best first by the number of ship placements
+//! through the run and that cell. A run that no remaining ship can extend (both ends
+//! water or edge, or no size left that is longer) is a finished ship: its surroundings
+//! are eliminated and, when the fleet is known, its size leaves the fleet.
+//!
+//! Keys are kept in a max-heap with lazy deletion: a probe or an elimination changes
+//! only the keys of cells within `L - 1` along its row and column and within distance 2,
+//! which are pushed again; stale entries are skipped when popped. So large boards cost
+//! O(log n) per step plus one O(n L) rebuild per lattice change.
+
+use super::ScanStrategy;
+use crate::observer::Source;
+use crate::position::{Direction, Position};
+use crate::posterior::hit_runs;
+use crate::record::CellState;
+use crate::scan::{Scan, ScanError};
+use crate::ship::{MAX_SHIP, MIN_SHIP};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A hunting key: placements of an `L` ship through the cell, then the neighbour score.
+type Key = (u32, u32);
+
+/// The parity scanner.
+#[derive(Debug, Clone, Default)]
+pub struct Parity {
+    rows: usize,
+    cols: usize,
+    /// Ships not yet finished, by size, when the fleet is known.
+    fleet: Option<[usize; MAX_SHIP + 1]>,
+    /// Largest size still possible when hunting (shrinks as lattices run dry).
+    cap: usize,
+    /// Lattice spacing and offset.
+    spacing: usize,
+    offset: usize,
+    heap: BinaryHeap<(Key, Reverse<u32>)>,
+    /// The current key of each cell (entries of the heap with another key are stale).
+    key: Vec<Key>,
+    /// Unfinished runs of hits, each in row-major order.
+    runs: Vec<Vec<Position>>,
+}
+
+/// The neighbour score of `pos`: for each unknown orthogonal neighbour, the number of
+/// its own orthogonal neighbours that are water, eliminated or outside the board.
+/// Pre: none. Post: at most 16.
+pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
+    let (rows, cols) = (scan.rows(), scan.cols());
+    let mut score = 0;
+    for dir in Direction::ORTHOGONAL {
+        let Some(u) = pos.step(dir, rows, cols) else { continue };
+        if scan.state(u) != CellState::Unknown {
+            continue;
+        }
+        for d2 in Direction::ORTHOGONAL {
+            score += match u.step(d2, rows, cols) {
+                None => 1,
+                Some(w) => u32::from(matches!(scan.state(w), CellState::Miss | CellState::Eliminated)),
+            };
+        }
+    }
+    score
+}
+
+/// Unknown cells in a straight line from `pos` (excluded) in direction `dir`, up to `max`.
+fn free_run(scan: &Scan<'_>, pos: Position, dir: Direction, max: usize) -> usize {
+    let (rows, cols) = (scan.rows(), scan.cols());
+    let mut n = 0;
+    let mut p = pos;
+    while n < max {
+        match p.step(dir, rows, cols) {
+            Some(q) if scan.state(q) == CellState::Unknown => {
+                n += 1;
+                p = q;
+            }
+            _ => break,
+        }
+    }
+    n
+}
+
+impl Parity {
+    fn reset(&mut self, scan: &Scan<'_>) {
+        self.rows = scan.rows();
+        self.cols = scan.cols();
+        self.fleet = scan.fleet().and_then(|f| {
+            let mut counts = [0usize; MAX_SHIP + 1];
+            for &s in f {
+                *counts.get_mut(s)? += 1;
+            }
+            Some(counts)
+        });
+        self.cap = MAX_SHIP;
+        self.runs.clear();
+        // Start from whatever the record already knows (bayes hands over mid-game).
+        let grid = crate::posterior::grid_of(scan.record());
+        for run in hit_runs(self.rows, self.cols, &grid).unwrap_or_default() {
+            if run.closed {
+                self.remove_size(run.len());
+            } else {
+                self.runs.push(run.cells);
+            }
+        }
+        self.spacing = 0;
+        self.relay(scan);
+    }
+
+    fn remove_size(&mut self, size: usize) {
+        if let Some(n) = self.fleet.as_mut().and_then(|f| f.get_mut(size)) {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    /// Sizes that may still be afloat: the known fleet's, or 1..=cap.
+    fn may_be(&self, size: usize) -> bool {
+        size <= self.cap && self.fleet.is_none_or(|f| f.get(size).copied().unwrap_or(0) > 0)
+    }
+
+    fn longest(&self) -> usize {
+        (MIN_SHIP..=MAX_SHIP).rev().find(|&s| self.may_be(s)).unwrap_or(MIN_SHIP)
+    }
+
+    /// The hunting key of `pos` on the current lattice (`(0, 0)`: not worth a probe).
+    fn key_of(&self, scan: &Scan<'_>, pos: Position) -> Key {
+        let l = self.spacing.max(1);
+        if scan.state(pos) != CellState::Unknown || (pos.row + pos.col) % l != self.offset {
+            return (0, 0);
+        }
+        let count = |a: Direction, b: Direction| {
+            let (x, y) = (free_run(scan, pos, a, l - 1), free_run(scan, pos, b, l - 1));
+            (x + y + 1).saturating_sub(l - 1)
+        };
+        let mut n = count(Direction::W, Direction::E);
+        if l > 1 {
+            n += count(Direction::N, Direction::S);
+        }
+        if n == 0 {
+            return (0, 0);
+        }
+        (n as u32, neighbour_score(scan, pos) + 1)
+    }
+
+    fn refresh(&mut self, scan: &Scan<'_>, pos: Position) {
+        let key = self.key_of(scan, pos);
+        let i = pos.index(self.cols);
+        if let Some(k) = self.key.get_mut(i) {
+            if *k != key {
+                *k = key;
+                if key.0 > 0 {
+                    self.heap.push((key, Reverse(i as u32)));
+                }
+            }
+        }
+    }
+
+    /// Lays the lattice for the longest possible size again if it changed.
+    fn relay(&mut self, scan: &Scan<'_>) {
+        let l = self.longest();
+        if l == self.spacing {
+            return;
+        }
+        self.spacing = l;
+        let cells = self.rows * self.cols;
+        // The offset leaving the fewest lattice cells that may hold an L ship.
+        let mut need = vec![0usize; l];
+        for i in 0..cells {
+            let p = Position::from_index(i, self.cols);
+            self.offset = (p.row + p.col) % l;
+            if self.key_of(scan, p).0 > 0 {
+                if let Some(n) = need.get_mut(self.offset) {
+                    *n += 1;
+                }
+            }
+        }
+        self.offset = (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0);
+        self.key.clear();
+        self.key.resize(cells, (0, 0));
+        self.heap.clear();
+        for i in 0..cells {
+            self.refresh(scan, Position::from_index(i, self.cols));
+        }
+    }
+
+    /// Updates the keys a change of `pos` may affect.
+    fn touched(&mut self, scan: &Scan<'_>, pos: Position) {
+        let (rows, cols) = (self.rows, self.cols);
+        let reach = self.spacing.max(2) as isize;
+        let (r, c) = (pos.row as isize, pos.col as isize);
+        let mut near = Vec::new();
+        for d in -reach..=reach {
+            near.push((r + d, c));
+            near.push((r, c + d));
+        }
+        for dr in -2isize..=2 {
+            for dc in -2isize..=2 {
+                if dr.abs() + dc.abs() <= 2 {
+                    near.push((r + dr, c + dc));
+                }
+            }
+        }
+        for (nr, nc) in near {
+            if nr >= 0 && nc >= 0 && (nr as usize) < rows && (nc as usize) < cols {
+                self.refresh(scan, Position::new(nr as usize, nc as usize));
+            }
+        }
+    }
+
+    fn eliminate(&mut self, scan: &mut Scan<'_>, pos: Position) {
+        if scan.eliminate(pos) {
+            self.touched(scan, pos);
+        }
+    }
+
+    /// The best cell to extend `run`, or `None` when no ship that may be afloat can
+    /// extend it (the run is then a finished ship).
+    fn target(&self, scan: &Scan<'_>, run: &[Position]) -> Option<Position> {
+        let (rows, cols) = (self.rows, self.cols);
+        let (first, last) = (*run.first()?, *run.last()?);
+        let horizontal = run.len() < 2 || first.row == last.row;
+        let vertical = run.len() < 2 || first.col == last.col;
+        let mut best: Option<(usize, Position)> = None;
+        let dirs = [
+            (Direction::N, vertical),
+            (Direction::E, horizontal),
+            (Direction::S, vertical),
+            (Direction::W, horizontal),
+        ];
+        for (dir, allowed) in dirs {
+            if !allowed {
+                continue;
+            }
+            let end = if matches!(dir, Direction::N | Direction::W) { first } else { last };
+            let Some(cand) = end.step(dir, rows, cols) else { continue };
+            if scan.state(cand) != CellState::Unknown {
+                continue;
+            }
+            // Placements of a possible size through the run and `cand`, along this axis.
+            let (back, fwd) = match dir {
+                Direction::N | Direction::S => (Direction::N, Direction::S),
+                _ => (Direction::W, Direction::E),
+            };
+            let (lo, hi) = if matches!(dir, Direction::N | Direction::W) { (cand, last) } else { (first, cand) };
+            let before = free_run(scan, lo, back, MAX_SHIP);
+            let after = free_run(scan, hi, fwd, MAX_SHIP);
+            let span = run.len() + 1;
+            let mut n = 0;
+            for size in span..=MAX_SHIP {
+                if self.may_be(size) {
+                    // Starts from `size - span` cells before `lo` to none, within the room.
+                    let extra = size - span;
+                    n += (0..=extra).filter(|&b| b <= before && extra - b <= after).count();
+                }
+            }
+            if n > 0 && best.is_none_or(|(m, _)| n > m) {
+                best = Some((n, cand));
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
+    /// Closes the first open run: eliminates its surroundings and drops its size.
+    fn finish_run(&mut self, scan: &mut Scan<'_>) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let run = self.runs.remove(0);
+        let (rows, cols) = (self.rows, self.cols);
+        for p in &run {
+            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                self.eliminate(scan, n);
+            }
+        }
+        self.remove_size(run.len());
+        self.relay(scan);
+    }
+
+    /// Records a hit at `pos`: eliminates its diagonals and extends (or starts) a run.
+    fn hit(&mut self, scan: &mut Scan<'_>, pos: Position) {
+        let (rows, cols) = (self.rows, self.cols);
+        for d in pos.diagonals(rows, cols) {
+            self.eliminate(scan, d);
+        }
+        // The hit joins every run it touches (two runs with a gap between merge).
+        let mut merged = vec![pos];
+        let mut k = 0;
+        while k < self.runs.len() {
+            if self.runs.get(k).is_some_and(|run| run.iter().any(|q| q.touches(pos))) {
+                merged.extend(self.runs.remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        merged.sort();
+        self.runs.push(merged);
+    }
+
+    /// The next hunting cell, laying smaller lattices when this one runs dry.
+    fn hunt(&mut self, scan: &Scan<'_>) -> Option<Position> {
+        loop {
+            while let Some((key, Reverse(i))) = self.heap.pop() {
+                let i = i as usize;
+                if self.key.get(i) == Some(&key) {
+                    return Some(Position::from_index(i, self.cols));
+                }
+            }
+            // No lattice cell may hold an L ship: no such ship is left unfound.
+            if self.spacing <= 1 {
+                return None;
+            }
+            self.cap = self.spacing - 1;
+            self.relay(scan);
+        }
+    }
+}
+
+impl ScanStrategy for Parity {
+    fn name(&self) -> &'static str {
+        "parity"
+    }
+
+    fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        self.reset(scan);
+        let cells = self.rows * self.cols;
+        while !scan.is_done() {
+            if scan.record().scans() >= cells {
+                return Err(scan.exhausted());
+            }
+            let mut choice = None;
+            while let Some(run) = self.runs.first() {
+                match self.target(scan, run) {
+                    Some(p) => {
+                        choice = Some((p, Source::Target));
+                        break;
+                    }
+                    None => self.finish_run(scan),
+                }
+            }
+            let (pos, source) = match choice {
+                Some(c) => c,
+                None => match self.hunt(scan) {
+                    Some(p) => (p, Source::Hunt),
+                    None => return Err(scan.exhausted()),
+                },
+            };
+            if scan.probe(pos, source)? {
+                self.hit(scan, pos);
+            }
+            self.touched(scan, pos);
+            scan.end_step();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::placement::{random_board, Placer, STANDARD_FLEET};
+    use crate::rng::Rng;
+    use crate::ship::{Orientation, Ship};
+    use crate::strategy::solve;
+
+    fn check(board: &Board) -> usize {
+        let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
+        let (rows, cols) = (board.rows(), board.cols());
+        assert!(record.scans() <= rows * cols);
+        for i in 0..rows * cols {
+            let p = Position::from_index(i, cols);
+            match record.state(p) {
+                CellState::Hit => assert!(board.is_ship(p)),
+                CellState::Miss | CellState::Eliminated => assert!(!board.is_ship(p), "{p} eliminated on a ship"),
+                CellState::Unknown => assert!(!board.is_ship(p)),
+            }
+        }
+        record.scans()
+    }
+
+    #[test]
+    fn finds_every_ship_on_random_boards() {
+        let mut rng = Rng::new(21);
+        for _ in 0..400 {
+            let rows = 1 + rng.below(12) as usize;
+            let cols = 1 + rng.below(12) as usize;
+            check(&random_board(rows, cols, &mut rng));
+        }
+    }
+
+    #[test]
+    fn beats_smart_on_the_benchmark() {
+        let mut placer = Placer::new(10, 10);
+        let mut total = 0;
+        for i in 0..300 {
+            let ships = placer.place_fleet(&STANDARD_FLEET, &mut Rng::for_stream(2021, i)).unwrap();
+            total += check(&Board::new(10, 10, ships).unwrap());
+        }
+        let mean = total as f64 / 300.0;
+        assert!(mean < 60.0, "parity mean {mean}");
+    }
+
+    #[test]
+    fn a_closed_run_is_finished_and_its_surroundings_eliminated() {
+        // A lone 3-ship across the middle of a 5x5 bay: after it is found (and closed),
+        // every cell around it is eliminated.
+        let board = Board::new(5, 5, vec![Ship::new(Position::new(2, 1), 3, Orientation::East)]).unwrap();
+        let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
+        for p in [Position::new(1, 2), Position::new(3, 2), Position::new(1, 0), Position::new(3, 4)] {
+            assert!(record.state(p).is_blocked(), "{p}");
+        }
+    }
+
+    #[test]
+    fn neighbour_score_counts_water_and_edges() {
+        let board = Board::new(3, 3, vec![]).unwrap();
+        let mut sonar = board.clone();
+        let mut obs = crate::observer::Silent;
+        let mut scan = Scan::new(&mut sonar, &mut obs);
+        // Centre of an empty 3x3: each of its 4 unknown neighbours has one edge side.
+        assert_eq!(neighbour_score(&scan, Position::new(1, 1)), 4);
+        scan.probe(Position::new(0, 0), Source::Hunt).unwrap();
+        // (0,1) now has the edge and the miss (0,0); (1,0) too.
+        assert_eq!(neighbour_score(&scan, Position::new(1, 1)), 6);
+    }
+}
