@@ -47,7 +47,9 @@ pub fn terminal(stats: &[StrategyStats]) -> String {
     let binned: Vec<Vec<u64>> = stats
         .iter()
         .map(|s| {
-            (0..columns).map(|c| (lo + c * width..lo + (c + 1) * width).filter_map(|v| s.histogram.get(v)).sum()).collect()
+            (0..columns)
+                .map(|c| (lo + c * width..lo + (c + 1) * width).filter_map(|v| s.histogram.get(v)).sum())
+                .collect()
         })
         .collect();
     let top = binned.iter().flatten().copied().max().unwrap_or(0).max(1);
@@ -65,7 +67,8 @@ pub fn terminal(stats: &[StrategyStats]) -> String {
         }
     }
     let mut out = String::new();
-    let unit = if width == 1 { "one column per scan count".to_string() } else { format!("{width} scan counts per column") };
+    let unit =
+        if width == 1 { "one column per scan count".to_string() } else { format!("{width} scan counts per column") };
     let _ = writeln!(out, "games (up) by number of scans (across), {unit}");
     for (r, line) in grid.iter().enumerate() {
         let label = if r == 0 {
@@ -89,11 +92,8 @@ pub fn terminal(stats: &[StrategyStats]) -> String {
         }
     }
     let _ = writeln!(out, "{ticks}");
-    let legend: Vec<String> = stats
-        .iter()
-        .zip(&marks)
-        .map(|(s, m)| format!("{m} = {} (mean {:.1})", s.name, s.mean()))
-        .collect();
+    let legend: Vec<String> =
+        stats.iter().zip(&marks).map(|(s, m)| format!("{m} = {} (mean {:.1})", s.name, s.mean())).collect();
     let mut line = String::from("  ");
     for item in legend {
         if line.len() + item.len() + 3 > 80 {
@@ -151,20 +151,33 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(out, r#"<text x="{}" y="28" font-size="16" text-anchor="middle">{}</text>"#, left + pw / 2.0, xml(title));
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="28" font-size="16" text-anchor="middle">{}</text>"#,
+        left + pw / 2.0,
+        xml(title)
+    );
     // Grid lines and ticks.
     let mut v = 0.0;
     while v <= ytop + ystep / 2.0 {
         let yy = y(v);
-        let _ = writeln!(out, r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#e0e0e0"/>"##, left + pw);
-        let _ = writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, left - 6.0, yy + 4.0, v as u64);
+        let _ =
+            writeln!(out, r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#e0e0e0"/>"##, left + pw);
+        let _ =
+            writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, left - 6.0, yy + 4.0, v as u64);
         v += ystep;
     }
     let mut t = (lo / xstep).ceil() * xstep;
     while t <= hi {
         let xx = x(t);
-        let _ = writeln!(out, r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/>"##, top_m + ph, top_m + ph + 5.0);
-        let _ = writeln!(out, r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, top_m + ph + 18.0, t as u64);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/>"##,
+            top_m + ph,
+            top_m + ph + 5.0
+        );
+        let _ =
+            writeln!(out, r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, top_m + ph + 18.0, t as u64);
         t += xstep;
     }
     let _ = writeln!(
@@ -186,18 +199,20 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
         let points: Vec<String> = (s.min()..=s.max())
             .map(|v| format!("{:.1},{:.1}", x(v as f64), y(s.histogram.get(v).copied().unwrap_or(0) as f64)))
             .collect();
-        let _ = writeln!(out, r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"/>"#, points.join(" "));
-        let ly = top_m + 10.0 + 22.0 * k as f64;
-        let lx = left + pw + 20.0;
-        let _ = writeln!(out, r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/>"#, lx + 24.0);
         let _ = writeln!(
             out,
-            r#"<text x="{}" y="{}">{} (mean {:.1})</text>"#,
-            lx + 30.0,
-            ly + 4.0,
-            xml(&s.name),
-            s.mean()
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"/>"#,
+            points.join(" ")
         );
+        let ly = top_m + 10.0 + 22.0 * k as f64;
+        let lx = left + pw + 20.0;
+        let _ = writeln!(
+            out,
+            r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/>"#,
+            lx + 24.0
+        );
+        let _ =
+            writeln!(out, r#"<text x="{}" y="{}">{} (mean {:.1})</text>"#, lx + 30.0, ly + 4.0, xml(&s.name), s.mean());
     }
     out.push_str("</svg>\n");
     out
@@ -214,7 +229,10 @@ mod tests {
 
     #[test]
     fn symbols_are_distinct() {
-        assert_eq!(symbols(&["random", "linear", "smart", "prob", "parity", "bayes"]), vec!['r', 'l', 's', 'p', 'a', 'b']);
+        assert_eq!(
+            symbols(&["random", "linear", "smart", "prob", "parity", "bayes"]),
+            vec!['r', 'l', 's', 'p', 'a', 'b']
+        );
         assert_eq!(symbols(&["a", "a", "a"]), vec!['a', '1', '2']);
     }
 

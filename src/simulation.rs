@@ -174,8 +174,9 @@ pub fn strategy_seed(seed: u64, game: u64, name: &str) -> u64 {
 pub fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
     let mut rng = Rng::for_stream(config.seed, game);
     let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
-    Board::new(config.rows, config.cols, ships)
-        .map_err(|e| SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() }))
+    Board::new(config.rows, config.cols, ships).map_err(|e| {
+        SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() })
+    })
 }
 
 /// Games a thread takes from the shared counter at a time.
@@ -201,9 +202,8 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
     let next = AtomicU64::new(0);
     let failure: Mutex<Option<SimError>> = Mutex::new(None);
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..config.threads.max(1))
-            .map(|_| scope.spawn(|| worker(config, &next, done, &failure)))
-            .collect();
+        let workers: Vec<_> =
+            (0..config.threads.max(1)).map(|_| scope.spawn(|| worker(config, &next, done, &failure))).collect();
         workers.into_iter().filter_map(|w| w.join().ok()).collect()
     });
     if let Some(e) = failure.into_inner().ok().flatten() {
@@ -321,7 +321,8 @@ mod tests {
 
     #[test]
     fn stats_from_a_histogram() {
-        let s = StrategyStats { name: "x".into(), histogram: vec![0, 2, 0, 1, 1], vs_first: None, busy: Duration::ZERO };
+        let s =
+            StrategyStats { name: "x".into(), histogram: vec![0, 2, 0, 1, 1], vs_first: None, busy: Duration::ZERO };
         assert_eq!(s.games(), 4);
         assert!((s.mean() - 2.25).abs() < 1e-12);
         assert!((s.stdev() - 1.6875f64.sqrt()).abs() < 1e-12);

@@ -73,13 +73,8 @@ pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let result = run_with_progress(&config, io)?;
     if let Some(path) = flags.text("--svg") {
-        let title = format!(
-            "{} games, {}x{} board, fleet {}",
-            config.games,
-            config.rows,
-            config.cols,
-            join(&config.fleet)
-        );
+        let title =
+            format!("{} games, {}x{} board, fleet {}", config.games, config.rows, config.cols, join(&config.fleet));
         std::fs::write(path, chart::svg(&result.stats, &title))
             .map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?;
     }
@@ -204,7 +199,8 @@ fn text(r: &SimResult) -> String {
     if let Some(first) = r.stats.first() {
         if r.stats.len() > 1 {
             let _ = writeln!(out);
-            let _ = writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
+            let _ =
+                writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
             for s in r.stats.iter().skip(1) {
                 if let Some([fewer, equal, more]) = s.vs_first {
                     let pct = |v: u64| 100.0 * v as f64 / c.games as f64;

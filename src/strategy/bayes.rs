@@ -1,8 +1,9 @@
 //! bayes: probe the cell most likely to hold a ship given every answer so far.
 //!
 //! Each step asks [`crate::posterior::Estimator`] for the posterior of the knowledge grid
-//! under the known fleet (uniform prior over valid layouts; exact enumeration when the
-//! layouts are few, sequential importance sampling otherwise) and probes the unknown
+//! under the known fleet (prior: the law of the crate's own fleet generator; exact
+//! enumeration when the layouts are few, sequential importance sampling otherwise)
+//! and probes the unknown
 //! cell of highest probability; ties (exact equality) go to the higher neighbour score,
 //! then to the first cell in row-major order. Deductions cost no scan: the diagonals of
 //! every hit, the surroundings of every finished ship (a run of hits closed by water or

@@ -141,7 +141,12 @@ mod tests {
         for (rows, cols) in [(7, 9), (300, 300)] {
             // Small boards shuffle an array, large ones use the Feistel permutation; a
             // repeated cell would be refused by the scan, so Ok means no repeats.
-            let mut board = Board::new(rows, cols, vec![crate::ship::Ship::new(Position::new(0, 0), 1, crate::ship::Orientation::East)]).unwrap();
+            let mut board = Board::new(
+                rows,
+                cols,
+                vec![crate::ship::Ship::new(Position::new(0, 0), 1, crate::ship::Orientation::East)],
+            )
+            .unwrap();
             let record = crate::strategy::solve(&mut Random::new(3), &mut board).unwrap();
             assert!(record.scans() >= 1);
             assert_eq!(record.state(Position::new(0, 0)), CellState::Hit);
