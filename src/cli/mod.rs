@@ -102,8 +102,12 @@ const HELP: &str = "\
 spot-the-ships: spot every ship cell of a bay with as few scans as possible
 
 USAGE
-  spot-the-ships [--seed S] < input.txt      solve a judge input (the default command)
-  spot-the-ships generate --rows R --cols C [--fleet LIST | --density F] [--strategy NAME] [--seed S]
+  spot-the-ships [--seed S] < input.txt     solve a judge input (the default command)
+  spot-the-ships generate ...               print a random valid judge input
+  spot-the-ships simulate ...               compare strategies on many random boards
+  spot-the-ships trace ... < input.txt      show a strategy thinking, step by step
+  spot-the-ships advise ... < state.txt     likelihood and next cell for a real game
+  spot-the-ships play --rows R --cols C ... play interactively (? r c / hit or miss)
   spot-the-ships --help | --version
 
 The judge input is three lines: a strategy name; `rows cols n`; then n ships, each
@@ -116,6 +120,8 @@ STRATEGIES
   smart    linear, but a hit eliminates its diagonals and scans its E and S next
   prob     the statement's likelihood matrix, plus a queue of a hit's neighbours
   random   a random order fixed by --seed (default 2021)
+  parity   diagonal lattice for the longest ship afloat, then sink what was hit
+  bayes    the cell most likely to be a ship given every answer and the fleet
 
 Errors go to stderr as one line starting with `error: `, with exit status 2.
 Run `spot-the-ships COMMAND --help` for a command's flags.

@@ -1,0 +1,279 @@
+//! `play` against a referee written here: the binary asks `? r c` over real pipes, the
+//! referee answers from a real board, and the final count and grid must be exactly the
+//! judge's output for the same board, for every strategy. Then the error contract: bad
+//! answers, end of input and impossible answers.
+
+mod common;
+
+use spot_the_ships::board::Board;
+use spot_the_ships::cli::{self, CliError, Streams};
+use spot_the_ships::placement::random_board;
+use spot_the_ships::position::Position;
+use spot_the_ships::rng::Rng;
+use spot_the_ships::sonar::{ProbeError, Sonar};
+use spot_the_ships::strategy::{self, NAMES};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// How a game ended, as the referee saw it.
+struct Game {
+    /// Everything after the last question (count and grid on success).
+    output: String,
+    /// Questions asked.
+    questions: usize,
+    status: Option<i32>,
+    stderr: String,
+}
+
+/// Plays one game: spawns `play` with `args`, answers each question from `board`.
+/// Fails the test if a question is malformed, outside the board, or asked twice.
+fn referee(board: &Board, args: &[String]) -> Game {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut to_player = child.stdin.take().expect("stdin");
+    let mut from_player = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut asked = vec![false; board.rows() * board.cols()];
+    let mut questions = 0;
+    let mut output = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if from_player.read_line(&mut line).expect("read") == 0 {
+            break;
+        }
+        let Some(rest) = line.strip_prefix("? ") else {
+            output.push_str(&line);
+            continue;
+        };
+        let nums: Vec<usize> = rest.split_whitespace().map(|t| t.parse().expect("number")).collect();
+        let [r, c] = nums[..] else { panic!("bad question {line:?}") };
+        assert!(r < board.rows() && c < board.cols(), "question outside the board: {line:?}");
+        let i = r * board.cols() + c;
+        assert!(!asked[i], "cell asked twice: {line:?}");
+        asked[i] = true;
+        questions += 1;
+        let answer = if board.is_ship(Position::new(r, c)) { "hit\n" } else { "miss\n" };
+        to_player.write_all(answer.as_bytes()).expect("answer");
+        to_player.flush().expect("flush");
+    }
+    drop(to_player);
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        std::io::Read::read_to_string(&mut e, &mut stderr).expect("stderr");
+    }
+    let status = child.wait().expect("exit").code();
+    Game { output, questions, status, stderr }
+}
+
+fn fleet_args(board: &Board) -> Vec<String> {
+    if board.fleet().is_empty() {
+        vec!["--cells".into(), "0".into()]
+    } else {
+        let sizes: Vec<String> = board.fleet().iter().map(usize::to_string).collect();
+        vec!["--fleet".into(), sizes.join(",")]
+    }
+}
+
+fn size_args(board: &Board) -> Vec<String> {
+    vec!["--rows".into(), board.rows().to_string(), "--cols".into(), board.cols().to_string()]
+}
+
+/// Plays `games` random boards (up to 8x8) with every strategy, on one thread per
+/// strategy, comparing each game with the library's own run through `sonar_of`.
+fn every_strategy_matches<S: Sonar>(games: usize, seed: u64, with_fleet: bool, sonar_of: fn(&Board) -> S) {
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for name in NAMES {
+            scope.spawn(move || {
+                let mut rng = Rng::new(seed);
+                for game in 0..games {
+                    let rows = 1 + rng.below(8) as usize;
+                    let cols = 1 + rng.below(8) as usize;
+                    let board = random_board(rows, cols, &mut rng);
+                    let game_seed = 1000 + game as u64;
+                    let mut s = strategy::by_name(name, game_seed).expect("strategy");
+                    let record = strategy::solve(s.as_mut(), &mut sonar_of(&board)).expect("direct run");
+                    let expected = record.render_output(Some(&board));
+                    let mut args = size_args(&board);
+                    if with_fleet {
+                        args.extend(fleet_args(&board));
+                    } else {
+                        args.extend(["--cells".to_string(), board.ship_cells().to_string()]);
+                    }
+                    args.extend(["--strategy".into(), name.into(), "--seed".into(), game_seed.to_string()]);
+                    let played = referee(&board, &args);
+                    assert_eq!(played.status, Some(0), "{name} {args:?}: {}", played.stderr);
+                    assert_eq!(played.output, expected, "{name} game {game} {args:?}");
+                    assert_eq!(played.questions, record.scans(), "{name} game {game}");
+                    assert!(!expected.contains('O'), "{name}: a finished run left a ship unseen");
+                }
+            });
+        }
+    });
+    eprintln!("{games} games x {} strategies in {:?}", NAMES.len(), start.elapsed());
+}
+
+#[test]
+fn every_strategy_plays_the_judges_game_over_pipes() {
+    every_strategy_matches(200, 77, true, Board::clone);
+}
+
+/// A board that hides its fleet: only the number of ship cells is known (`--cells`).
+struct CellsOnly(Board);
+
+impl Sonar for CellsOnly {
+    fn rows(&self) -> usize {
+        self.0.rows()
+    }
+    fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    fn ship_cells(&self) -> usize {
+        self.0.ship_cells()
+    }
+    fn fleet(&self) -> Option<&[usize]> {
+        None
+    }
+    fn probe(&mut self, pos: Position) -> Result<bool, ProbeError> {
+        Ok(self.0.is_ship(pos))
+    }
+}
+
+#[test]
+fn every_strategy_plays_with_only_a_cell_count() {
+    every_strategy_matches(40, 78, false, |b| CellsOnly(b.clone()));
+}
+
+fn play(args: &[&str], answers: &str) -> std::process::Output {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    common::run(&all, answers.as_bytes())
+}
+
+/// Checks the error contract (exit 2, one `error: ` line) and returns the message.
+fn refused(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(err.starts_with("error: ") && err.matches('\n').count() == 1, "{err:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.lines().all(|l| l.starts_with("? ")), "only questions on stdout: {stdout}");
+    err
+}
+
+#[test]
+fn a_bad_answer_over_a_pipe_is_an_error() {
+    let out = play(&["--rows", "3", "--cols", "3", "--cells", "2", "--strategy", "linear"], "hit\nperhaps\n");
+    let err = refused(&out);
+    assert!(err.contains("`perhaps`") && err.contains("hit, miss"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "? 0 0\n? 0 1\n");
+}
+
+#[test]
+fn accepted_answer_forms() {
+    // 1x6, two 1-cell ships at columns 0 and 4; every accepted spelling once.
+    let out =
+        play(&["--rows", "1", "--cols", "6", "--fleet", "1,1", "--strategy", "linear"], "HIT\r\n m \n0\nMiss\nh\n");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("? 0 4\n5\n+XXX+.\n"));
+    let out = play(&["--rows", "1", "--cols", "3", "--cells", "1", "--strategy", "linear"], "0\n1");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "? 0 0\n? 0 1\n2\nX+.\n");
+}
+
+#[test]
+fn end_of_input_before_the_end_is_an_error() {
+    let err = refused(&play(&["--rows", "4", "--cols", "4", "--cells", "3"], ""));
+    assert!(err.contains("ended before every ship cell was found"), "{err}");
+    let err = refused(&play(&["--rows", "4", "--cols", "4", "--fleet", "2,1"], "miss\nhit\n"));
+    assert!(err.contains("ended"), "{err}");
+}
+
+#[test]
+fn a_diagonal_hit_is_a_contradiction_naming_the_cells() {
+    // linear asks (0,0) (0,1) (0,2) (1,0) (1,1): a hit at (1,1) touches (0,0).
+    let out = play(&["--rows", "3", "--cols", "3", "--cells", "3", "--strategy", "linear"], "1\n0\n0\n0\n1\n");
+    let err = refused(&out);
+    assert!(err.starts_with("error: contradiction: ") && err.contains("(1,1)") && err.contains("(0,0)"), "{err}");
+}
+
+#[test]
+fn other_contradictions() {
+    let linear = ["--rows", "1", "--cols", "9", "--strategy", "linear"];
+    // A run longer than the fleet's longest ship.
+    let err = refused(&play(&[&linear[..], &["--fleet", "2,1"]].concat(), "1\n1\n1\n"));
+    assert!(err.contains("contradiction") && err.contains("(0,2)") && err.contains("longest ship has 2"), "{err}");
+    // Longer than any ship at all (no fleet).
+    let err = refused(&play(&[&linear[..], &["--cells", "7"]].concat(), "1\n1\n1\n1\n1\n1\n"));
+    assert!(err.contains("contradiction") && err.contains("(0,5)"), "{err}");
+    // Every cell water with a ship announced.
+    let err = refused(&play(&[&linear[..], &["--cells", "1"]].concat(), &"0\n".repeat(9)));
+    assert!(err.contains("contradiction") && err.contains("0 of 1"), "{err}");
+    // The same with a ship cell count on a 2x2 board.
+    let err = refused(&play(&["--rows", "2", "--cols", "2", "--cells", "1", "--strategy", "linear"], "0\n0\n0\n0\n"));
+    assert!(err.contains("contradiction") && err.contains("0 of 1"), "{err}");
+}
+
+#[test]
+fn bad_flags_are_refused_before_any_question() {
+    for args in [
+        &["--rows", "3"][..],
+        &["--rows", "3", "--cols", "3", "--fleet", "5"],
+        &["--rows", "3", "--cols", "3", "--fleet", "2", "--cells", "2"],
+        &["--rows", "3", "--cols", "3", "--cells", "10"],
+        &["--rows", "3", "--cols", "3", "--strategy", "psychic"],
+        &["--rows", "0", "--cols", "3"],
+        &["--rows", "3", "--cols", "3", "--fleet", "2,x"],
+    ] {
+        let out = play(args, "hit\n");
+        let err = refused(&out);
+        assert!(out.stdout.is_empty(), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_describes_the_protocol() {
+    let out = play(&["--help"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for part in ["? r c", "hit, h or 1", "miss, m or 0", "--fleet", "--cells", "bayes"] {
+        assert!(text.contains(part), "{part} missing from help");
+    }
+}
+
+/// Runs the command in-process with `stdin_tty` set, as for a person at a terminal.
+fn play_at_terminal(args: &[&str], answers: &str) -> (Result<(), CliError>, String, String) {
+    let mut all = vec!["play".to_string()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let mut input = answers.as_bytes();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let result = {
+        let mut io = Streams {
+            stdin: &mut input,
+            stdout: &mut out,
+            stderr: &mut err,
+            stdin_tty: true,
+            stdout_tty: true,
+            stderr_tty: true,
+        };
+        cli::run(&all, &mut io)
+    };
+    (result, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+}
+
+#[test]
+fn a_bad_answer_at_a_terminal_is_asked_again() {
+    let (result, out, err) =
+        play_at_terminal(&["--rows", "1", "--cols", "3", "--cells", "1", "--strategy", "linear"], "yes\n\nmiss\nhit\n");
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(out, "? 0 0\n? 0 0\n? 0 0\n? 0 1\n2\nX+.\n");
+    assert!(err.contains("`yes` is not an answer"), "{err}");
+    // At a terminal too, the end of input stops the game.
+    let (result, _, _) = play_at_terminal(&["--rows", "2", "--cols", "2", "--cells", "1"], "nope\n");
+    assert!(result.is_err());
+}
