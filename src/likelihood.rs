@@ -8,9 +8,11 @@
 //! score depends only on `min(dl, 4)` and `min(dr, 4)`: the 5x5 table [`PART`].
 //!
 //! Blocking a cell therefore changes only the cells within 4 of it along its row and its
-//! column (at most 16 cells), and scores only ever go down. Cells are kept in one
-//! set per score of a [`LayeredSets`] (2..=30), so the highest score with the row-major tie-break
-//! is the first live member of the highest non-empty bucket: no scan of the board.
+//! column (at most 16 cells), and scores only ever go down. On large boards cells are
+//! kept in one set per score of a [`LayeredSets`] (2..=30), so the highest score with
+//! the row-major tie-break is the first member of the highest non-empty set: no scan of
+//! the board. Boards with both sides at most [`TABLE_LINE`] use line tables instead
+//! (see [`Likelihood`]).
 
 use crate::cellset::LayeredSets;
 use crate::position::Position;
@@ -53,9 +55,6 @@ const fn part_table() -> [[u8; LONGEST]; LONGEST] {
 /// A free cell's reach: how many free cells (capped at 4) lie before and after it along
 /// its row and its column, packed 3 bits each; [`BLOCKED`] marks a blocked cell.
 type Reach = u16;
-
-/// Boards with at most this many cells find their best cell by a plain scan.
-pub const SCAN_LIMIT: usize = 256;
 
 /// Marks a blocked cell in the reach array.
 const BLOCKED: Reach = 1 << 15;
@@ -100,24 +99,192 @@ fn score_of(reach: Reach) -> u8 {
     SCORE_OF_REACH[usize::from(reach & 0xfff)]
 }
 
+/// Longest row or column the table-driven small-board matrix handles.
+pub const TABLE_LINE: usize = 12;
+
+/// Cells reserved per line in the small-board arrays (a power of two above
+/// [`TABLE_LINE`], so cell `(r, c)` sits at `r * STRIDE + c`).
+const STRIDE: usize = 16;
+
+/// Scores of every cell of a line (row or column) of `len` cells, for every set of free
+/// cells: `scores[mask * STRIDE + i]` is the score along the line of cell `i` when bit
+/// `j` of `mask` says cell `j` is free (0 for a blocked cell or `i >= len`).
+#[derive(Debug, Clone, Default)]
+struct LineTable {
+    len: usize,
+    scores: Vec<u8>,
+}
+
+impl LineTable {
+    /// The table of lines of `len` cells (`len <= TABLE_LINE`: at most 4096 x 16 bytes).
+    fn build(len: usize) -> LineTable {
+        let mut scores = vec![0u8; STRIDE << len];
+        for mask in 0..1usize << len {
+            let mut i = 0;
+            while i < len {
+                if (mask >> i) & 1 == 0 {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < len && (mask >> i) & 1 == 1 {
+                    i += 1;
+                }
+                for j in start..i {
+                    let part = PART[(j - start).min(LONGEST - 1)][(i - 1 - j).min(LONGEST - 1)];
+                    if let Some(slot) = scores.get_mut(mask * STRIDE + j) {
+                        *slot = part;
+                    }
+                }
+            }
+        }
+        LineTable { len, scores }
+    }
+
+    /// The scores of a line whose free cells are `mask` (zeros past the line's end).
+    fn line(&self, mask: u16) -> [u8; STRIDE] {
+        let start = usize::from(mask) * STRIDE;
+        let mut out = [0u8; STRIDE];
+        if let Some(src) = self.scores.get(start..start + STRIDE) {
+            out.copy_from_slice(src);
+        }
+        out
+    }
+}
+
+/// The matrix of a board with both sides at most [`TABLE_LINE`]: one bit mask of free
+/// cells per row and per column, so blocking a cell clears two bits. A read refreshes,
+/// from the line tables, the rows and columns changed since the last read (their row
+/// or column parts and the totals of their cells), then takes the first maximum.
+/// Arrays are laid out `STRIDE` cells per row; cells past the board's edge stay 0.
+#[derive(Debug, Clone)]
+struct LineMatrix {
+    rows: usize,
+    cols: usize,
+    row_free: [u16; STRIDE],
+    col_free: [u16; STRIDE],
+    /// Tables for rows (`cols` long) and columns (`rows` long).
+    row_table: LineTable,
+    col_table: LineTable,
+    /// Row part, column part and total score of every cell (0 when blocked).
+    row_part: [u8; STRIDE * STRIDE],
+    col_part: [u8; STRIDE * STRIDE],
+    total: [u8; STRIDE * STRIDE],
+    /// Lines changed since the last refresh (bit per row, bit per column).
+    dirty_rows: u16,
+    dirty_cols: u16,
+}
+
+impl Default for LineMatrix {
+    fn default() -> LineMatrix {
+        LineMatrix {
+            rows: 0,
+            cols: 0,
+            row_free: [0; STRIDE],
+            col_free: [0; STRIDE],
+            row_table: LineTable::default(),
+            col_table: LineTable::default(),
+            row_part: [0; STRIDE * STRIDE],
+            col_part: [0; STRIDE * STRIDE],
+            total: [0; STRIDE * STRIDE],
+            dirty_rows: 0,
+            dirty_cols: 0,
+        }
+    }
+}
+
+impl LineMatrix {
+    fn reset(&mut self, rows: usize, cols: usize) {
+        if self.row_table.len != cols || self.row_table.scores.is_empty() {
+            self.row_table = LineTable::build(cols);
+        }
+        if self.col_table.len != rows || self.col_table.scores.is_empty() {
+            self.col_table = LineTable::build(rows);
+        }
+        (self.rows, self.cols) = (rows, cols);
+        self.row_free = [0; STRIDE];
+        self.col_free = [0; STRIDE];
+        self.row_free.iter_mut().take(rows).for_each(|m| *m = ((1u32 << cols) - 1) as u16);
+        self.col_free.iter_mut().take(cols).for_each(|m| *m = ((1u32 << rows) - 1) as u16);
+        self.row_part = [0; STRIDE * STRIDE];
+        self.col_part = [0; STRIDE * STRIDE];
+        self.total = [0; STRIDE * STRIDE];
+        self.dirty_rows = ((1u32 << rows) - 1) as u16;
+        self.dirty_cols = ((1u32 << cols) - 1) as u16;
+    }
+
+    #[inline]
+    fn is_free(&self, pos: Position) -> bool {
+        pos.row < self.rows && pos.col < self.cols && (self.row_free[pos.row % STRIDE] >> pos.col) & 1 == 1
+    }
+
+    fn score(&self, pos: Position) -> Option<u8> {
+        if !self.is_free(pos) {
+            return None;
+        }
+        let row = self.row_table.line(self.row_free[pos.row % STRIDE]);
+        let col = self.col_table.line(self.col_free[pos.col % STRIDE]);
+        Some(row[pos.col % STRIDE] + col[pos.row % STRIDE])
+    }
+
+    #[inline]
+    fn block(&mut self, pos: Position) -> bool {
+        if !self.is_free(pos) {
+            return false;
+        }
+        self.row_free[pos.row % STRIDE] &= !(1 << pos.col);
+        self.col_free[pos.col % STRIDE] &= !(1 << pos.row);
+        self.dirty_rows |= 1 << pos.row;
+        self.dirty_cols |= 1 << pos.col;
+        true
+    }
+
+    fn best(&mut self) -> Option<Position> {
+        while self.dirty_rows != 0 {
+            let r = self.dirty_rows.trailing_zeros() as usize % STRIDE;
+            self.dirty_rows &= self.dirty_rows - 1;
+            let line = self.row_table.line(self.row_free[r]);
+            for c in 0..STRIDE {
+                let i = r * STRIDE + c;
+                self.row_part[i] = line[c];
+                self.total[i] = line[c] + self.col_part[i]; // 0 + 0 on blocked cells
+            }
+        }
+        while self.dirty_cols != 0 {
+            let c = self.dirty_cols.trailing_zeros() as usize % STRIDE;
+            self.dirty_cols &= self.dirty_cols - 1;
+            let line = self.col_table.line(self.col_free[c]);
+            for (r, &v) in line.iter().enumerate() {
+                let i = r * STRIDE + c;
+                self.col_part[i] = v;
+                self.total[i] = self.row_part[i] + v;
+            }
+        }
+        let used = self.total.get(..self.rows * STRIDE).unwrap_or(&[]);
+        let top = used.iter().copied().max().filter(|&s| s > 0)?;
+        first_equal(used, top).map(|i| Position::new(i / STRIDE, i % STRIDE))
+    }
+}
+
 /// The likelihood matrix of a board: a score per free cell, -1 for blocked cells.
 ///
-/// Each free cell stores its reach (free cells before and after it, capped at 4, along
-/// its row and column); its score is `PART[row reaches] + PART[column reaches]`, kept
-/// beside it. On boards of more than [`SCAN_LIMIT`] cells, bucket `s` holds exactly the
-/// free cells whose score is `s`; smaller boards (the 10x10 benchmark, played a million
-/// times by `simulate`) find the best cell by reading their few score bytes instead,
-/// which is cheaper there than keeping buckets.
+/// Two representations, chosen by size, behind one interface:
+/// * boards with both sides at most [`TABLE_LINE`] (the 10x10 benchmark that `simulate`
+///   plays a million times) keep a bit mask of free cells per row and per column and
+///   read row and column scores from precomputed line tables;
+/// * larger boards keep, for each free cell, its reach (free cells before and after it,
+///   capped at 4, along its row and its column), whose score is `PART[row reaches] +
+///   PART[column reaches]`; bucket `s` holds exactly the free cells of score `s`, so the
+///   best cell is found without scanning the board.
 #[derive(Debug, Clone, Default)]
 pub struct Likelihood {
     rows: usize,
     cols: usize,
+    /// True when `lines` is used (small boards), false for `reach` and `buckets`.
+    small: bool,
+    lines: LineMatrix,
     reach: Vec<Reach>,
-    /// Score per cell, 0 when blocked.
-    score: Vec<u8>,
-    /// True when the buckets are kept (boards above [`SCAN_LIMIT`] cells).
-    indexed: bool,
-    /// Set `s` holds the free cells whose score is `s` (only when `indexed`).
+    /// Set `s` holds the free cells whose score is `s`.
     buckets: LayeredSets,
     /// No bucket above `top` has members (the best score never rises).
     top: usize,
@@ -135,24 +302,23 @@ impl Likelihood {
     /// Makes this the matrix of an empty `rows` x `cols` board, reusing memory.
     /// Pre: `rows, cols >= 1`. Post: as `new(rows, cols)`.
     pub fn reset(&mut self, rows: usize, cols: usize) {
-        let n = rows * cols;
         self.rows = rows;
         self.cols = cols;
+        self.small = rows <= TABLE_LINE && cols <= TABLE_LINE;
+        if self.small {
+            self.lines.reset(rows, cols);
+            return;
+        }
+        let n = rows * cols;
         self.reach.clear();
         self.reach.reserve(n);
-        self.score.clear();
-        self.score.reserve(n);
-        self.indexed = n > SCAN_LIMIT;
-        self.buckets.reset(if self.indexed { n } else { 0 }, MAX_SCORE + 1);
+        self.buckets.reset(n, MAX_SCORE + 1);
         for r in 0..rows {
             let col = with_field(with_field(0, COL_BEFORE, r), COL_AFTER, rows - 1 - r);
             for c in 0..cols {
                 let reach = with_field(with_field(col, ROW_BEFORE, c), ROW_AFTER, cols - 1 - c);
                 self.reach.push(reach);
-                self.score.push(score_of(reach));
-                if self.indexed {
-                    self.buckets.insert(usize::from(score_of(reach)), r * cols + c);
-                }
+                self.buckets.insert(usize::from(score_of(reach)), r * cols + c);
             }
         }
         self.top = MAX_SCORE;
@@ -176,36 +342,45 @@ impl Likelihood {
         if pos.row >= self.rows || pos.col >= self.cols {
             return -1;
         }
-        self.score_at(pos.index(self.cols)).map_or(-1, i32::from)
-    }
-
-    /// Score of cell index `i`, `None` when blocked.
-    fn score_at(&self, i: usize) -> Option<u8> {
-        self.score.get(i).copied().filter(|&s| s > 0)
+        let score = if self.small {
+            self.lines.score(pos)
+        } else {
+            match self.reach.get(pos.index(self.cols)) {
+                Some(&r) if r & BLOCKED == 0 => Some(score_of(r)),
+                _ => None,
+            }
+        };
+        score.map_or(-1, i32::from)
     }
 
     /// True when `pos` is blocked (probed or eliminated) or outside the board.
     /// Pre: none. Post: no change.
+    #[inline]
     pub fn is_blocked(&self, pos: Position) -> bool {
-        self.score(pos) < 0
+        if self.small {
+            return !self.lines.is_free(pos);
+        }
+        pos.row >= self.rows
+            || pos.col >= self.cols
+            || self.reach.get(pos.index(self.cols)).is_none_or(|&r| r & BLOCKED != 0)
     }
 
-    /// Blocks `pos` and updates the at most 16 cells whose score it changes.
+    /// Blocks `pos` and updates the scores it changes (on large boards the at most 16
+    /// cells within 4 of it along its row and column).
     /// Pre: none. Post: returns false (and changes nothing) if `pos` was already blocked
     /// or is outside; otherwise the matrix equals a full recomputation.
+    #[inline]
     pub fn block(&mut self, pos: Position) -> bool {
+        if self.small {
+            return self.lines.block(pos);
+        }
         if self.is_blocked(pos) {
             return false;
         }
         let i = pos.index(self.cols);
         if let Some(r) = self.reach.get_mut(i) {
-            if self.indexed {
-                self.buckets.remove(usize::from(score_of(*r)), i);
-            }
+            self.buckets.remove(usize::from(score_of(*r)), i);
             *r |= BLOCKED;
-        }
-        if let Some(s) = self.score.get_mut(i) {
-            *s = 0;
         }
         // The free cell k steps before `pos` now reaches k-1 cells after it, and the
         // one k steps after reaches k-1 before it; cells past a blocked one keep theirs.
@@ -243,24 +418,16 @@ impl Likelihood {
         let old = *slot;
         *slot = with_field(old, shift, value);
         let new = score_of(*slot);
-        if let Some(s) = self.score.get_mut(j) {
-            *s = new;
-        }
-        if self.indexed {
-            self.buckets.remove(usize::from(score_of(old)), j);
-            self.buckets.insert(usize::from(new), j);
-        }
+        self.buckets.remove(usize::from(score_of(old)), j);
+        self.buckets.insert(usize::from(new), j);
         true
     }
 
     /// The free cell with the highest score, the first in row-major order among equals.
     /// Pre: none. Post: `None` only when every cell is blocked.
     pub fn best(&mut self) -> Option<Position> {
-        if !self.indexed {
-            // Small board: the first cell holding the highest score (two passes that
-            // the compiler vectorises; blocked cells hold 0).
-            let top = self.score.iter().copied().max().filter(|&s| s > 0)?;
-            return first_equal(&self.score, top).map(|i| Position::from_index(i, self.cols));
+        if self.small {
+            return self.lines.best();
         }
         while self.top >= 2 {
             if let Some(i) = self.buckets.first(self.top) {
@@ -424,11 +591,11 @@ mod tests {
 
     #[test]
     fn incremental_equals_recomputation_on_indexed_boards() {
-        // Above SCAN_LIMIT cells the best cell comes from the score buckets.
+        // Above TABLE_LINE cells per side the best cell comes from the score buckets.
         let mut rng = Rng::new(12);
         for _ in 0..12 {
             let (rows, cols) = (12 + rng.below(20) as usize, 20 + rng.below(12) as usize);
-            assert!(rows * cols > SCAN_LIMIT);
+            assert!(cols > TABLE_LINE);
             check_random_blocks(&mut rng, rows, cols, 7);
         }
         check_random_blocks(&mut rng, 1, 400, 3);
@@ -444,6 +611,19 @@ mod tests {
             let v = rng.below(4) as u8;
             assert_eq!(first_equal(&bytes, v), bytes.iter().position(|&b| b == v), "{bytes:?} {v}");
         }
+    }
+
+    #[test]
+    fn reset_switches_between_representations() {
+        let mut m = Likelihood::new(20, 20);
+        m.block(Position::new(3, 3));
+        m.reset(10, 10);
+        assert_eq!(matrix(&m), recompute(10, 10, &[false; 100]));
+        m.block(Position::new(0, 0));
+        m.reset(1, 13);
+        assert_eq!(matrix(&m), recompute(1, 13, &[false; 13]));
+        m.reset(12, 12);
+        assert_eq!(m.best(), Some(Position::new(4, 4)));
     }
 
     #[test]
