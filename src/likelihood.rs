@@ -244,10 +244,10 @@ impl LineMatrix {
             let r = self.dirty_rows.trailing_zeros() as usize % STRIDE;
             self.dirty_rows &= self.dirty_rows - 1;
             let line = self.row_table.line(self.row_free[r]);
-            for c in 0..STRIDE {
+            for (c, &v) in line.iter().enumerate() {
                 let i = r * STRIDE + c;
-                self.row_part[i] = line[c];
-                self.total[i] = line[c] + self.col_part[i]; // 0 + 0 on blocked cells
+                self.row_part[i] = v;
+                self.total[i] = v + self.col_part[i]; // 0 + 0 on blocked cells
             }
         }
         while self.dirty_cols != 0 {
