@@ -54,33 +54,16 @@ impl CellSet {
     /// True when some index in `start..end` is a member (word at a time).
     /// Pre: none. Post: no change; indices beyond the capacity count as absent.
     pub fn any_in(&self, start: usize, end: usize) -> bool {
-        let end = end.min(self.len);
-        let mut i = start;
-        while i < end {
-            let (word, bit) = (i / 64, i % 64);
-            let span = (64 - bit).min(end - i);
-            let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << bit };
-            if self.words.get(word).is_some_and(|w| w & mask != 0) {
-                return true;
-            }
-            i += span;
-        }
-        false
+        spans(start, end.min(self.len)).any(|(word, mask)| self.words.get(word).is_some_and(|w| w & mask != 0))
     }
 
     /// Adds every index in `start..end` (word at a time).
     /// Pre: none. Post: each index below the capacity is a member.
     pub fn insert_range(&mut self, start: usize, end: usize) {
-        let end = end.min(self.len);
-        let mut i = start;
-        while i < end {
-            let (word, bit) = (i / 64, i % 64);
-            let span = (64 - bit).min(end - i);
-            let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << bit };
+        for (word, mask) in spans(start, end.min(self.len)) {
             if let Some(w) = self.words.get_mut(word) {
                 *w |= mask;
             }
-            i += span;
         }
     }
 
@@ -89,6 +72,21 @@ impl CellSet {
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
+}
+
+/// The words covering indices `start..end`, each with the mask of its bits in the range.
+fn spans(start: usize, end: usize) -> impl Iterator<Item = (usize, u64)> {
+    let mut i = start;
+    std::iter::from_fn(move || {
+        if i >= end {
+            return None;
+        }
+        let (word, bit) = (i / 64, i % 64);
+        let span = (64 - bit).min(end - i);
+        let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << bit };
+        i += span;
+        Some((word, mask))
+    })
 }
 
 /// `count` sets of indices `0..len`, each able to answer "which is your smallest

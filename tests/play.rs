@@ -10,7 +10,7 @@ use spot_the_ships::cli::{self, CliError, Streams};
 use spot_the_ships::placement::random_board;
 use spot_the_ships::position::Position;
 use spot_the_ships::rng::Rng;
-use spot_the_ships::sonar::{ProbeError, Sonar};
+use spot_the_ships::sonar::Sonar;
 use spot_the_ships::strategy::{self, NAMES};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -126,29 +126,9 @@ fn every_strategy_plays_the_judges_game_over_pipes() {
 }
 
 /// A board that hides its fleet: only the number of ship cells is known (`--cells`).
-struct CellsOnly(Board);
-
-impl Sonar for CellsOnly {
-    fn rows(&self) -> usize {
-        self.0.rows()
-    }
-    fn cols(&self) -> usize {
-        self.0.cols()
-    }
-    fn ship_cells(&self) -> usize {
-        self.0.ship_cells()
-    }
-    fn fleet(&self) -> Option<&[usize]> {
-        None
-    }
-    fn probe(&mut self, pos: Position) -> Result<bool, ProbeError> {
-        Ok(self.0.is_ship(pos))
-    }
-}
-
 #[test]
 fn every_strategy_plays_with_only_a_cell_count() {
-    every_strategy_matches(40, 78, false, |b| CellsOnly(b.clone()));
+    every_strategy_matches(40, 78, false, |b| common::NoFleet(b.clone()));
 }
 
 fn play(args: &[&str], answers: &str) -> std::process::Output {

@@ -9,7 +9,6 @@ use spot_the_ships::placement::{random_board, Placer, STANDARD_FLEET};
 use spot_the_ships::position::Position;
 use spot_the_ships::record::{CellState, ScanRecord};
 use spot_the_ships::rng::Rng;
-use spot_the_ships::sonar::{ProbeError, Sonar};
 use spot_the_ships::strategy::{by_name, solve, NAMES};
 
 /// Checks the judge's invariants of a finished run on `board`.
@@ -68,26 +67,6 @@ fn same_seed_gives_the_same_game() {
 }
 
 /// A bay that only tells the ship-cell count, like interactive play.
-struct NoFleet(Board);
-
-impl Sonar for NoFleet {
-    fn rows(&self) -> usize {
-        self.0.rows()
-    }
-    fn cols(&self) -> usize {
-        self.0.cols()
-    }
-    fn ship_cells(&self) -> usize {
-        self.0.ship_cells()
-    }
-    fn fleet(&self) -> Option<&[usize]> {
-        None
-    }
-    fn probe(&mut self, pos: Position) -> Result<bool, ProbeError> {
-        Ok(self.0.is_ship(pos))
-    }
-}
-
 #[test]
 fn without_a_fleet_both_still_finish() {
     let mut rng = Rng::new(5);
@@ -97,7 +76,7 @@ fn without_a_fleet_both_still_finish() {
             let rows = 1 + rng.below(10) as usize;
             let cols = 1 + rng.below(10) as usize;
             let board = random_board(rows, cols, &mut rng);
-            let record = solve(strategy.as_mut(), &mut NoFleet(board.clone())).unwrap();
+            let record = solve(strategy.as_mut(), &mut common::NoFleet(board.clone())).unwrap();
             check(&board, &record);
         }
     }

@@ -150,16 +150,7 @@ mod tests {
 
     fn check(strategy: &mut Bayes, board: &Board) -> crate::record::ScanRecord {
         let record = solve(strategy, &mut board.clone()).unwrap();
-        let (rows, cols) = (board.rows(), board.cols());
-        assert!(record.scans() <= rows * cols);
-        for i in 0..rows * cols {
-            let p = Position::from_index(i, cols);
-            match record.state(p) {
-                CellState::Hit => assert!(board.is_ship(p)),
-                CellState::Miss | CellState::Eliminated => assert!(!board.is_ship(p), "{p} eliminated on a ship"),
-                CellState::Unknown => assert!(!board.is_ship(p)),
-            }
-        }
+        crate::strategy::testing::assert_finished(board, &record);
         record
     }
 

@@ -75,3 +75,26 @@ pub fn solve_observed(
 pub fn solve(strategy: &mut dyn ScanStrategy, sonar: &mut dyn Sonar) -> Result<ScanRecord, ScanError> {
     solve_observed(strategy, sonar, &mut Silent)
 }
+
+/// Checks shared by the strategies' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::board::Board;
+    use crate::position::Position;
+    use crate::record::{CellState, ScanRecord};
+
+    /// Asserts that `record` is a finished scan of `board`: every ship cell hit, every
+    /// probed-water or eliminated cell water, at most one probe per cell.
+    pub(crate) fn assert_finished(board: &Board, record: &ScanRecord) {
+        let (rows, cols) = (board.rows(), board.cols());
+        assert!(record.scans() <= rows * cols);
+        for i in 0..rows * cols {
+            let p = Position::from_index(i, cols);
+            match record.state(p) {
+                CellState::Hit => assert!(board.is_ship(p)),
+                CellState::Miss | CellState::Eliminated => assert!(!board.is_ship(p), "{p} eliminated on a ship"),
+                CellState::Unknown => assert!(!board.is_ship(p), "ship cell {p} never spotted"),
+            }
+        }
+    }
+}

@@ -194,3 +194,25 @@ pub fn likelihood(rows: usize, cols: usize, blocked: &[Vec<bool>]) -> Vec<Vec<i3
     }
     m
 }
+
+/// A sonar answering from a board but hiding its fleet (only the ship-cell count), as
+/// `play --cells N` does.
+pub struct NoFleet(pub spot_the_ships::board::Board);
+
+impl spot_the_ships::sonar::Sonar for NoFleet {
+    fn rows(&self) -> usize {
+        self.0.rows()
+    }
+    fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    fn ship_cells(&self) -> usize {
+        self.0.ship_cells()
+    }
+    fn fleet(&self) -> Option<&[usize]> {
+        None
+    }
+    fn probe(&mut self, pos: spot_the_ships::position::Position) -> Result<bool, spot_the_ships::sonar::ProbeError> {
+        Ok(self.0.is_ship(pos))
+    }
+}
