@@ -227,6 +227,13 @@ impl Board {
     pub fn is_ship(&self, pos: Position) -> bool {
         pos.row < self.rows && pos.col < self.cols && self.occupied.contains(pos.index(self.cols))
     }
+
+    /// True when the cell of row-major index `i` is a ship cell (false beyond the board).
+    /// Pre: none. Post: equals `is_ship(Position::from_index(i, cols()))` inside.
+    #[inline]
+    pub fn is_ship_at(&self, i: usize) -> bool {
+        self.occupied.contains(i)
+    }
 }
 
 impl Sonar for Board {

@@ -121,12 +121,16 @@ impl ScanRecord {
     }
 
     /// Records a probe of the cell with index `i` (from `open_index`) and its answer.
-    /// Pre: `i` inside and unknown. Post: `Hit` or `Miss`, scans + 1.
+    /// Pre: `i` inside and unknown. Post: `Hit` or `Miss`, scans + 1 (nothing beyond the
+    /// board).
     #[inline]
     pub fn set_probed(&mut self, i: usize, hit: bool) {
-        self.set_at(i, if hit { CellState::Hit } else { CellState::Miss });
-        self.scans += 1;
-        self.hits += usize::from(hit);
+        if let Some(b) = self.packed.get_mut(i / 4) {
+            // Unknown (0) becomes Hit (1) or Miss (2): no bits to clear.
+            *b |= (2 - u8::from(hit)) << (2 * (i % 4));
+            self.scans += 1;
+            self.hits += usize::from(hit);
+        }
     }
 
     /// Records a probe of `pos` and its answer.

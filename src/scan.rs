@@ -159,7 +159,7 @@ impl<'a> Scan<'a> {
         // contradict the rules (its ships were validated), so only the cell is checked.
         if let Oracle::Board(board) = self.oracle {
             if let Some(i) = self.record.open_index(pos) {
-                let hit = board.is_ship(pos);
+                let hit = board.is_ship_at(i);
                 self.remaining = self.remaining.saturating_sub(usize::from(hit));
                 self.record.set_probed(i, hit);
                 if let Some(o) = self.observer.as_mut() {
@@ -172,7 +172,9 @@ impl<'a> Scan<'a> {
     }
 
     /// Every other probe: refuses cells outside or already known, asks the sonar, and
-    /// refuses answers that contradict the rules.
+    /// refuses answers that contradict the rules. Kept out of line so that the fast path
+    /// above stays small.
+    #[inline(never)]
     fn probe_checked(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
         let Some(i) = self.record.open_index(pos) else {
             return Err(if pos.row >= self.rows() || pos.col >= self.cols() {

@@ -10,7 +10,7 @@
 
 use super::ScanStrategy;
 use crate::observer::{ListView, Source};
-use crate::position::{Direction, Position};
+use crate::position::Position;
 use crate::scan::{Scan, ScanError};
 
 /// Where a cell is in `boardList`.
@@ -148,10 +148,12 @@ impl ScanStrategy for Smart {
                     }
                 }
                 // Push S first so that E ends on top: the list starts E, S, ...
-                for dir in [Direction::S, Direction::E] {
-                    if let Some(n) = pos.step(dir, rows, cols) {
-                        self.move_to_front(n.index(cols));
-                    }
+                let i = pos.index(cols);
+                if pos.row + 1 < rows {
+                    self.move_to_front(i + cols);
+                }
+                if pos.col + 1 < cols {
+                    self.move_to_front(i + 1);
                 }
             }
             scan.show_list(self);
@@ -166,6 +168,7 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::observer::Silent;
+    use crate::position::Direction;
     use crate::rng::Rng;
     use crate::strategy::solve;
 
