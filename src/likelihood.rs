@@ -372,8 +372,15 @@ impl Likelihood {
     #[inline]
     pub fn block(&mut self, pos: Position) -> bool {
         if self.small {
-            return self.lines.block(pos);
+            self.lines.block(pos)
+        } else {
+            self.block_large(pos)
         }
+    }
+
+    /// `block` on a large board: updates the reaches and buckets of the cells nearby.
+    #[inline(never)]
+    fn block_large(&mut self, pos: Position) -> bool {
         if self.is_blocked(pos) {
             return false;
         }
