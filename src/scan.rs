@@ -154,6 +154,7 @@ impl<'a> Scan<'a> {
     /// Probes `pos`, records the answer and tells the observer.
     /// Pre: `pos` inside and unknown. Post: `Ok(hit)`; the cell is `Hit` or `Miss`, one
     /// more scan. Errors leave the record unchanged.
+    #[inline]
     pub fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
         // Fast path, taken by every judge and simulate probe: a board's answers cannot
         // contradict the rules (its ships were validated), so only the cell is checked.
