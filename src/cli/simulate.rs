@@ -71,11 +71,18 @@ pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
         "json" => Format::Json,
         other => return Err(CliError::Usage(format!("--format: `{other}` is not text, csv or json"))),
     };
+    // Open the SVG file before the run, so a bad path fails at once, not after it.
+    let svg_file = match flags.text("--svg") {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?,
+        ),
+        None => None,
+    };
     let result = run_with_progress(&config, io)?;
-    if let Some(path) = flags.text("--svg") {
+    if let (Some(path), Some(mut file)) = (flags.text("--svg"), svg_file) {
         let title =
             format!("{} games, {}x{} board, fleet {}", config.games, config.rows, config.cols, join(&config.fleet));
-        std::fs::write(path, chart::svg(&result.stats, &title))
+        std::io::Write::write_all(&mut file, chart::svg(&result.stats, &title).as_bytes())
             .map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?;
     }
     let report = match format {
@@ -206,7 +213,7 @@ fn text(r: &SimResult) -> String {
                     let pct = |v: u64| 100.0 * v as f64 / c.games as f64;
                     let _ = writeln!(
                         out,
-                        "{:<10} fewer {:>9} ({:5.1}%)   equal {:>9} ({:5.1}%)   more {:>9} ({:5.1}%)",
+                        "{:<10} fewer {:>7} ({:5.1}%)  equal {:>7} ({:5.1}%)  more {:>7} ({:5.1}%)",
                         s.name,
                         fewer,
                         pct(fewer),
@@ -224,7 +231,7 @@ fn text(r: &SimResult) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "wall time {:.2} s on {} thread(s), {:.0} games/s overall (games/s per strategy is per thread)",
+        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
         r.wall.as_secs_f64(),
         c.threads,
         c.games as f64 / r.wall.as_secs_f64().max(1e-9)

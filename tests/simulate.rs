@@ -1,0 +1,125 @@
+//! `simulate` and `generate` through the real binary: formats, reproducibility, thread
+//! independence, the SVG file, and errors.
+
+mod common;
+
+use spot_the_ships::input;
+use spot_the_ships::strategy::NAMES;
+
+fn stdout(args: &[&str]) -> String {
+    let out = common::run(args, b"");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "stderr is not a terminal: nothing expected there");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn json_is_identical_for_one_and_two_threads_and_complete() {
+    let base = ["simulate", "--games", "3000", "--format", "json", "--seed", "7"];
+    let one = stdout(&[&base[..], &["--threads", "1"]].concat());
+    let two = stdout(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    assert!(one.starts_with("{\"games\": 3000, \"rows\": 10, \"cols\": 10, \"fleet\": [5,4,3,3,2,2,1,1], \"seed\": 7"));
+    for name in ["random", "linear", "smart", "prob"] {
+        assert!(one.contains(&format!("{{\"name\": \"{name}\", \"mean\": ")), "{name}");
+    }
+    // vs_first on every strategy but the first, each counting all 3000 boards.
+    assert_eq!(one.matches("\"vs_first\"").count(), 3);
+    for part in one.split("\"vs_first\": ").skip(1) {
+        let nums: Vec<u64> = part
+            .split('}')
+            .next()
+            .unwrap()
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        assert_eq!(nums.iter().sum::<u64>(), 3000, "{part}");
+    }
+}
+
+#[test]
+fn csv_rows_sum_to_the_games_per_strategy() {
+    let csv = stdout(&["simulate", "--games", "1500", "--format", "csv", "--strategies", "prob,smart"]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("strategy,scans,games"));
+    let mut totals = std::collections::HashMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 3, "{line}");
+        *totals.entry(f[0].to_string()).or_insert(0u64) += f[2].parse::<u64>().unwrap();
+    }
+    assert_eq!(totals.get("prob"), Some(&1500));
+    assert_eq!(totals.get("smart"), Some(&1500));
+}
+
+#[test]
+fn text_report_fits_80_columns_and_writes_the_svg() {
+    let svg = std::env::temp_dir().join(format!("spot-the-ships-test-{}.svg", std::process::id()));
+    let text = stdout(&["simulate", "--games", "2000", "--svg", svg.to_str().unwrap()]);
+    assert!(text.contains("paired with random"));
+    for name in ["random", "linear", "smart", "prob"] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name}");
+    }
+    assert!(text.contains("games (up)"));
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"));
+    assert_eq!(doc.matches("<polyline points=").count(), 4 + 1, "four series and the axes");
+}
+
+#[test]
+fn simulate_refuses_bad_flags() {
+    for args in [
+        &["simulate", "--games", "0"][..],
+        &["simulate", "--strategies", "prob,nope"],
+        &["simulate", "--fleet", "6"],
+        &["simulate", "--format", "xml"],
+        &["simulate", "--threads", "0"],
+        &["simulate", "--rows", "2", "--cols", "2", "--fleet", "5"],
+        &["simulate", "--svg", "/nonexistent-dir/x.svg"],
+    ] {
+        let out = common::run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    }
+}
+
+#[test]
+fn generate_is_reproducible_and_valid() {
+    for name in NAMES {
+        let args = ["generate", "--rows", "12", "--cols", "9", "--seed", "5", "--strategy", name];
+        let a = stdout(&args);
+        assert_eq!(a, stdout(&args));
+        let parsed = input::parse(a.as_bytes(), &NAMES).unwrap();
+        assert_eq!(parsed.strategy, name);
+        assert_eq!(parsed.board.fleet(), &[5, 4, 3, 3, 2, 2, 1, 1]);
+    }
+    let dense = stdout(&["generate", "--rows", "200", "--cols", "150", "--density", "0.25"]);
+    let board = input::parse(dense.as_bytes(), &NAMES).unwrap().board;
+    assert!(board.ship_cells() >= 200 * 150 / 4 * 98 / 100);
+    assert_ne!(
+        stdout(&["generate", "--rows", "9", "--cols", "9", "--seed", "1"]),
+        stdout(&["generate", "--rows", "9", "--cols", "9", "--seed", "2"])
+    );
+}
+
+#[test]
+fn generate_refuses_fleets_that_cannot_fit() {
+    for args in [
+        &["generate", "--rows", "3", "--cols", "3", "--fleet", "5"][..],
+        &["generate", "--rows", "3", "--cols", "3", "--fleet", "1,1,1,1,1"],
+        &["generate", "--rows", "2", "--cols", "5", "--fleet", "3,3"],
+        &["generate", "--rows", "10", "--cols", "10", "--density", "0.6"],
+        &["generate", "--rows", "10"],
+    ] {
+        let out = common::run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: ") && err.matches('\n').count() == 1, "{err}");
+    }
+}
