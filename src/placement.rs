@@ -218,9 +218,8 @@ impl Placer {
         (east, south)
     }
 
-    /// The `k`-th placement inside the board (east ones first, then south ones).
-    fn candidate(&self, size: usize, k: usize) -> Ship {
-        let (east, _) = self.candidates(size);
+    /// The `k`-th placement inside the board (the `east` east ones first, then south ones).
+    fn candidate(&self, size: usize, east: usize, k: usize) -> Ship {
         if k < east {
             let width = if size == 1 { self.cols } else { self.cols - size + 1 };
             Ship::new(Position::new(k / width, k % width), size, Orientation::East)
@@ -246,7 +245,7 @@ impl Placer {
         if total == 0 {
             return None;
         }
-        (0..tries).map(|_| self.candidate(size, rng.below(total as u64) as usize)).find(|s| self.is_free(s))
+        (0..tries).map(|_| self.candidate(size, east, rng.below(total as u64) as usize)).find(|s| self.is_free(s))
     }
 
     /// One ship of `size`, uniform among the valid placements; marks it on the board.
@@ -257,7 +256,7 @@ impl Placer {
                 let (east, south) = self.candidates(size);
                 let mut valid = std::mem::take(&mut self.valid);
                 valid.clear();
-                valid.extend((0..east + south).map(|k| self.candidate(size, k)).filter(|s| self.is_free(s)));
+                valid.extend((0..east + south).map(|k| self.candidate(size, east, k)).filter(|s| self.is_free(s)));
                 let pick = valid.get(rng.below(valid.len() as u64) as usize).copied();
                 self.valid = valid;
                 pick?
