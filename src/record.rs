@@ -133,16 +133,6 @@ impl ScanRecord {
         }
     }
 
-    /// Records a probe of `pos` and its answer.
-    /// Pre: `pos` inside and `Unknown`. Post: `Hit` or `Miss`, scans + 1.
-    pub fn mark_probe(&mut self, pos: Position, hit: bool) {
-        if pos.row < self.rows && pos.col < self.cols {
-            self.set_at(pos.index(self.cols), if hit { CellState::Hit } else { CellState::Miss });
-            self.scans += 1;
-            self.hits += usize::from(hit);
-        }
-    }
-
     /// Marks `pos` eliminated if it is still unknown.
     /// Pre: none. Post: returns true when the cell changed from `Unknown` to `Eliminated`.
     pub fn mark_eliminated(&mut self, pos: Position) -> bool {
@@ -192,6 +182,12 @@ impl ScanRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Records a probe of an unknown cell.
+    fn probe(r: &mut ScanRecord, pos: Position, hit: bool) {
+        let i = r.open_index(pos).expect("unknown cell");
+        r.set_probed(i, hit);
+    }
     use crate::ship::{Orientation, Ship};
 
     #[test]
@@ -207,8 +203,11 @@ mod tests {
     #[test]
     fn marks_probes_and_eliminations() {
         let mut r = ScanRecord::new(2, 2);
-        r.mark_probe(Position::new(0, 0), true);
-        r.mark_probe(Position::new(0, 1), false);
+        assert_eq!(r.open_index(Position::new(1, 0)), Some(2));
+        probe(&mut r, Position::new(0, 0), true);
+        probe(&mut r, Position::new(0, 1), false);
+        assert_eq!(r.open_index(Position::new(0, 0)), None);
+        assert_eq!(r.open_index(Position::new(2, 0)), None);
         assert!(r.mark_eliminated(Position::new(1, 1)));
         assert!(!r.mark_eliminated(Position::new(1, 1)));
         assert!(!r.mark_eliminated(Position::new(0, 0)));
@@ -233,8 +232,8 @@ mod tests {
         )
         .unwrap();
         let mut r = ScanRecord::new(2, 3);
-        r.mark_probe(Position::new(0, 0), true);
-        r.mark_probe(Position::new(0, 1), false);
+        probe(&mut r, Position::new(0, 0), true);
+        probe(&mut r, Position::new(0, 1), false);
         r.mark_eliminated(Position::new(1, 1));
         assert_eq!(r.render_grid(Some(&board)), "+XO\n.XO\n");
         assert_eq!(r.render_grid(None), "+X.\n.X.\n");
