@@ -68,7 +68,8 @@ pub struct Scan<'a> {
     /// `None` when the observer is [`crate::observer::Silent`]: nothing to tell.
     observer: Option<&'a mut dyn ScanObserver>,
     record: ScanRecord,
-    remaining: usize,
+    /// Ship cells of the bay (asked once: it never changes).
+    ship_cells: usize,
 }
 
 impl<'a> Scan<'a> {
@@ -76,7 +77,7 @@ impl<'a> Scan<'a> {
     /// Pre: none. Post: nothing probed; `remaining() == sonar.ship_cells()`.
     pub fn new(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver) -> Scan<'a> {
         let record = ScanRecord::new(sonar.rows(), sonar.cols());
-        let remaining = sonar.ship_cells();
+        let ship_cells = sonar.ship_cells();
         let observer = if observer.is_silent() { None } else { Some(observer) };
         let oracle = if sonar.as_board().is_some() {
             let shared: &'a dyn Sonar = sonar;
@@ -87,16 +88,7 @@ impl<'a> Scan<'a> {
         } else {
             Oracle::Other(sonar)
         };
-        Scan { oracle, observer, record, remaining }
-    }
-
-    /// The sonar as a trait object (for the rare questions besides probes).
-    fn sonar(&self) -> &dyn Sonar {
-        match &self.oracle {
-            Oracle::Board(b) => *b,
-            Oracle::Other(s) => &**s,
-            Oracle::Inconsistent(s) => *s,
-        }
+        Scan { oracle, observer, record, ship_cells }
     }
 
     /// Number of rows.
@@ -114,7 +106,7 @@ impl<'a> Scan<'a> {
     /// Total ship cells of the bay.
     /// Pre: none. Post: no change.
     pub fn ship_cells(&self) -> usize {
-        self.sonar().ship_cells()
+        self.ship_cells
     }
 
     /// The fleet's sizes, largest first, when the sonar knows them.
@@ -130,13 +122,13 @@ impl<'a> Scan<'a> {
     /// Ship cells not spotted yet.
     /// Pre: none. Post: `ship_cells() - record().hits()`.
     pub fn remaining(&self) -> usize {
-        self.remaining
+        self.ship_cells.saturating_sub(self.record.hits())
     }
 
     /// True once every ship cell is spotted.
     /// Pre: none. Post: `remaining() == 0`.
     pub fn is_done(&self) -> bool {
-        self.remaining == 0
+        self.record.hits() >= self.ship_cells
     }
 
     /// What is known so far.
@@ -161,7 +153,6 @@ impl<'a> Scan<'a> {
         if let Oracle::Board(board) = self.oracle {
             if let Some(i) = self.record.open_index(pos) {
                 let hit = board.is_ship_at(i);
-                self.remaining = self.remaining.saturating_sub(usize::from(hit));
                 self.record.set_probed(i, hit);
                 if let Some(o) = self.observer.as_mut() {
                     o.probed(pos, source, hit);
@@ -193,7 +184,6 @@ impl<'a> Scan<'a> {
         };
         if hit {
             self.check_hit(pos)?;
-            self.remaining -= 1;
         }
         self.record.set_probed(i, hit);
         if let Some(o) = self.observer.as_mut() {
@@ -204,7 +194,7 @@ impl<'a> Scan<'a> {
 
     /// Refuses a hit that the rules or earlier answers make impossible.
     fn check_hit(&self, pos: Position) -> Result<(), ScanError> {
-        if self.remaining == 0 {
+        if self.is_done() {
             return Err(ScanError::Contradiction(format!(
                 "{pos} is a hit, but all {} ship cells were already found",
                 self.ship_cells()
