@@ -277,14 +277,16 @@ impl Placer {
     }
 }
 
-/// A random valid board of `rows` x `cols` with a random small fleet (tests and fuzzing).
-/// Pre: `rows, cols >= 1`. Post: a valid board, possibly without ships.
-pub fn random_board(rows: usize, cols: usize, rng: &mut Rng) -> Board {
+/// A random valid board of `rows` x `cols` with a random fleet of up to a quarter of the
+/// cells (tests and fuzzing).
+/// Pre: none. Post: `Ok` for any allowed size (possibly without ships); `Err` only when
+/// the size itself is refused.
+pub fn random_board(rows: usize, cols: usize, rng: &mut Rng) -> Result<Board, crate::board::BoardError> {
+    Board::check_size(rows, cols)?;
     let mut placer = Placer::new(rows, cols);
     let density = rng.unit() * 0.25;
     let ships = placer.fill_density(density, rng).unwrap_or_default();
     Board::new(rows, cols, ships)
-        .unwrap_or_else(|_| Board::new(rows, cols, Vec::new()).expect("an empty board is valid"))
 }
 
 /// Parses a fleet written as sizes separated by commas, like `5,4,3,3,2,2,1,1`.

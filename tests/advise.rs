@@ -265,7 +265,7 @@ fn deductions_are_sound_on_random_games() {
     let (mut water_found, mut ship_found) = (0, 0);
     for _ in 0..3000 {
         let (rows, cols) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
-        let board = random_board(rows, cols, &mut rng);
+        let board = random_board(rows, cols, &mut rng).unwrap();
         let reveal = rng.below(101);
         let cells: Vec<CellState> = (0..rows * cols)
             .map(|i| {

@@ -96,7 +96,7 @@ fn every_strategy_matches<S: Sonar>(games: usize, seed: u64, with_fleet: bool, s
                 for game in 0..games {
                     let rows = 1 + rng.below(8) as usize;
                     let cols = 1 + rng.below(8) as usize;
-                    let board = random_board(rows, cols, &mut rng);
+                    let board = random_board(rows, cols, &mut rng).unwrap();
                     let game_seed = 1000 + game as u64;
                     let mut s = strategy::by_name(name, game_seed).expect("strategy");
                     let record = strategy::solve(s.as_mut(), &mut sonar_of(&board)).expect("direct run");

@@ -27,7 +27,7 @@ fn statement_strategies_agree_with_the_reference_on_random_boards() {
     for _ in 0..600 {
         let rows = 1 + rng.below(12) as usize;
         let cols = 1 + rng.below(12) as usize;
-        let board = random_board(rows, cols, &mut rng);
+        let board = random_board(rows, cols, &mut rng).unwrap();
         for name in ["linear", "smart", "prob"] {
             let mut s = strategy::by_name(name, 1).unwrap();
             let record = solve(s.as_mut(), &mut board.clone()).unwrap();
@@ -77,7 +77,7 @@ fn every_strategy_keeps_the_invariants_on_a_300x300_board() {
 fn every_strategy_keeps_the_invariants_on_small_random_boards() {
     let mut rng = Rng::new(5);
     for _ in 0..300 {
-        let board = random_board(1 + rng.below(15) as usize, 1 + rng.below(15) as usize, &mut rng);
+        let board = random_board(1 + rng.below(15) as usize, 1 + rng.below(15) as usize, &mut rng).unwrap();
         for name in NAMES {
             let mut s = strategy::by_name(name, rng.next_u64()).unwrap();
             let record = solve(s.as_mut(), &mut board.clone()).unwrap();
@@ -114,7 +114,7 @@ fn prob_reads_a_matrix_equal_to_a_full_recomputation() {
     let mut rng = Rng::new(17);
     let mut reads = 0;
     for _ in 0..200 {
-        let board = random_board(1 + rng.below(12) as usize, 1 + rng.below(12) as usize, &mut rng);
+        let board = random_board(1 + rng.below(12) as usize, 1 + rng.below(12) as usize, &mut rng).unwrap();
         let mut checker = MatrixChecker { reads: 0, record: None };
         let mut prob = strategy::by_name("prob", 0).unwrap();
         solve_observed(prob.as_mut(), &mut board.clone(), &mut checker).unwrap();

@@ -42,7 +42,7 @@ fn invariants_hold_on_random_boards() {
         for _ in 0..120 {
             let rows = 1 + rng.below(11) as usize;
             let cols = 1 + rng.below(11) as usize;
-            let board = random_board(rows, cols, &mut rng);
+            let board = random_board(rows, cols, &mut rng).unwrap();
             let record = solve(strategy.as_mut(), &mut board.clone()).unwrap();
             check(&board, &record);
         }
@@ -75,7 +75,7 @@ fn without_a_fleet_both_still_finish() {
         for _ in 0..100 {
             let rows = 1 + rng.below(10) as usize;
             let cols = 1 + rng.below(10) as usize;
-            let board = random_board(rows, cols, &mut rng);
+            let board = random_board(rows, cols, &mut rng).unwrap();
             let record = solve(strategy.as_mut(), &mut common::NoFleet(board.clone())).unwrap();
             check(&board, &record);
         }

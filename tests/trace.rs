@@ -308,7 +308,7 @@ fn trace_ends_with_exactly_the_judge_output() {
     }
     let mut rng = Rng::new(2024);
     for k in 0..40 {
-        let board = random_board(1 + rng.below(10) as usize, 1 + rng.below(10) as usize, &mut rng);
+        let board = random_board(1 + rng.below(10) as usize, 1 + rng.below(10) as usize, &mut rng).unwrap();
         let mut text = format!(
             "{}\n{} {} {}\n",
             ["linear", "smart", "prob", "random"][k % 4],

@@ -161,7 +161,7 @@ mod tests {
         for _ in 0..150 {
             let rows = 1 + rng.below(9) as usize;
             let cols = 1 + rng.below(9) as usize;
-            check(&mut bayes, &random_board(rows, cols, &mut rng));
+            check(&mut bayes, &random_board(rows, cols, &mut rng).unwrap());
         }
     }
 

@@ -386,7 +386,7 @@ mod tests {
         for _ in 0..400 {
             let rows = 1 + rng.below(12) as usize;
             let cols = 1 + rng.below(12) as usize;
-            check(&random_board(rows, cols, &mut rng));
+            check(&random_board(rows, cols, &mut rng).unwrap());
         }
     }
 

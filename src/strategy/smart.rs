@@ -208,7 +208,7 @@ mod tests {
         for _ in 0..400 {
             let rows = 1 + rng.below(9) as usize;
             let cols = 1 + rng.below(9) as usize;
-            let board = crate::placement::random_board(rows, cols, &mut rng);
+            let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
             let record = solve(&mut Smart::default(), &mut board.clone()).unwrap();
             let (scans, probed, eliminated) = reference(&board);
             assert_eq!(record.scans(), scans);
