@@ -17,10 +17,12 @@
 //! water or edge, or no size left that is longer) is a finished ship: its surroundings
 //! are eliminated and, when the fleet is known, its size leaves the fleet.
 //!
-//! Keys are kept in a max-heap with lazy deletion: a probe or an elimination changes
-//! only the keys of cells within `L - 1` along its row and column and within distance 2,
-//! which are pushed again; stale entries are skipped when popped. So large boards cost
-//! O(log n) per step plus one O(n L) rebuild per lattice change.
+//! Keys are kept in a max-heap (one packed `u64` per entry) with lazy updates: a probe
+//! or an elimination changes only the keys of cells within `L` along its row and column
+//! and within distance 2. A key that grows is pushed; one that shrinks is not, and its
+//! old entry, once popped, is pushed again with the current key; entries of probed cells
+//! are dropped when popped. So large boards cost O(log n) per step plus one O(n L)
+//! rebuild per lattice change.
 
 use super::ScanStrategy;
 use crate::observer::Source;
@@ -29,7 +31,6 @@ use crate::posterior::hit_runs;
 use crate::record::CellState;
 use crate::scan::{Scan, ScanError};
 use crate::ship::{MAX_SHIP, MIN_SHIP};
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A hunting key: placements of an `L` ship through the cell, then the neighbour score.
@@ -47,11 +48,25 @@ pub struct Parity {
     /// Lattice spacing and offset.
     spacing: usize,
     offset: usize,
-    heap: BinaryHeap<(Key, Reverse<u32>)>,
+    /// Heap entries packed by [`entry`]: the largest is the best cell.
+    heap: BinaryHeap<u64>,
     /// The current key of each cell (entries of the heap with another key are stale).
     key: Vec<Key>,
     /// Unfinished runs of hits, each in row-major order.
     runs: Vec<Vec<Position>>,
+}
+
+/// A heap entry: the key's placement count (at most 10) in bits 40 and up, its
+/// neighbour score (at most 17) in bits 32..40, and the complement of the cell index
+/// (below 2^32: boards have at most 10^8 cells) below, so that the largest entry has the
+/// largest key and, among equal keys, the first cell in row-major order.
+fn entry(key: Key, i: usize) -> u64 {
+    (u64::from(key.0) << 40) | (u64::from(key.1 & 0xff) << 32) | u64::from(u32::MAX - i as u32)
+}
+
+/// The key and cell index of a heap entry.
+fn unpack(e: u64) -> (Key, usize) {
+    (((e >> 40) as u32, ((e >> 32) & 0xff) as u32), (u32::MAX - e as u32) as usize)
 }
 
 /// The neighbour score of `pos`: for each unknown orthogonal neighbour, the number of
@@ -153,16 +168,17 @@ impl Parity {
         (n as u32, neighbour_score(scan, pos) + 1)
     }
 
+    /// Recomputes the key of `pos`. A key that grows is pushed; one that shrinks keeps
+    /// its old, larger entry, which [`Parity::hunt`] pushes again with the current key
+    /// when it pops it. So every live cell has an entry at least as large as its key.
     fn refresh(&mut self, scan: &Scan<'_>, pos: Position) {
         let key = self.key_of(scan, pos);
         let i = pos.index(self.cols);
         if let Some(k) = self.key.get_mut(i) {
-            if *k != key {
-                *k = key;
-                if key.0 > 0 {
-                    self.heap.push((key, Reverse(i as u32)));
-                }
+            if key > *k {
+                self.heap.push(entry(key, i));
             }
+            *k = key;
         }
     }
 
@@ -194,27 +210,29 @@ impl Parity {
         }
     }
 
-    /// Updates the keys a change of `pos` may affect.
+    /// Updates the keys a change of `pos` may affect: cells within the lattice spacing
+    /// along its row and column (their runs of unknown cells), and cells within distance
+    /// 2 (their neighbour scores).
     fn touched(&mut self, scan: &Scan<'_>, pos: Position) {
-        let (rows, cols) = (self.rows, self.cols);
+        let (rows, cols) = (self.rows as isize, self.cols as isize);
         let reach = self.spacing.max(2) as isize;
         let (r, c) = (pos.row as isize, pos.col as isize);
-        let mut near = Vec::new();
-        for d in -reach..=reach {
-            near.push((r + d, c));
-            near.push((r, c + d));
-        }
-        for dr in -2isize..=2 {
-            for dc in -2isize..=2 {
-                if dr.abs() + dc.abs() <= 2 {
-                    near.push((r + dr, c + dc));
-                }
-            }
-        }
-        for (nr, nc) in near {
-            if nr >= 0 && nc >= 0 && (nr as usize) < rows && (nc as usize) < cols {
+        let mut refresh = |dr: isize, dc: isize| {
+            let (nr, nc) = (r + dr, c + dc);
+            if nr >= 0 && nc >= 0 && nr < rows && nc < cols {
                 self.refresh(scan, Position::new(nr as usize, nc as usize));
             }
+        };
+        refresh(0, 0);
+        for d in 1..=reach {
+            refresh(-d, 0);
+            refresh(d, 0);
+            refresh(0, -d);
+            refresh(0, d);
+        }
+        // The rest of the diamond of radius 2 (the axis cells are done above).
+        for (dr, dc) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+            refresh(dr, dc);
         }
     }
 
@@ -310,10 +328,14 @@ impl Parity {
     /// The next hunting cell, laying smaller lattices when this one runs dry.
     fn hunt(&mut self, scan: &Scan<'_>) -> Option<Position> {
         loop {
-            while let Some((key, Reverse(i))) = self.heap.pop() {
-                let i = i as usize;
-                if self.key.get(i) == Some(&key) {
-                    return Some(Position::from_index(i, self.cols));
+            while let Some(e) = self.heap.pop() {
+                let (key, i) = unpack(e);
+                // A popped entry equal to its cell's key is the largest live key: every
+                // live cell has an entry at least as large (see `refresh`).
+                match self.key.get(i) {
+                    Some(&k) if k == key => return Some(Position::from_index(i, self.cols)),
+                    Some(&k) if k.0 > 0 => self.heap.push(entry(k, i)),
+                    _ => {}
                 }
             }
             // No lattice cell may hold an L ship: no such ship is left unfound.
@@ -373,6 +395,7 @@ mod tests {
     use crate::rng::Rng;
     use crate::ship::{Orientation, Ship};
     use crate::strategy::solve;
+    use std::cmp::Reverse;
 
     fn check(board: &Board) -> usize {
         let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
@@ -410,6 +433,44 @@ mod tests {
         let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
         for p in [Position::new(1, 2), Position::new(3, 2), Position::new(1, 0), Position::new(3, 4)] {
             assert!(record.state(p).is_blocked(), "{p}");
+        }
+    }
+
+    #[test]
+    fn hunting_picks_the_best_key_as_a_full_scan_would() {
+        // Hunt only (no targeting), checking every pick against a plain scan of all keys.
+        let mut rng = Rng::new(8);
+        for _ in 0..40 {
+            let board = random_board(2 + rng.below(14) as usize, 2 + rng.below(14) as usize, &mut rng).unwrap();
+            let mut sonar = board.clone();
+            let mut obs = crate::observer::Silent;
+            let mut scan = Scan::new(&mut sonar, &mut obs);
+            let mut parity = Parity::default();
+            parity.reset(&scan);
+            while let Some(pos) = parity.hunt(&scan) {
+                let cells = parity.rows * parity.cols;
+                let plain = (0..cells)
+                    .map(|i| (parity.key_of(&scan, Position::from_index(i, parity.cols)), Reverse(i)))
+                    .max()
+                    .map(|(_, Reverse(i))| Position::from_index(i, parity.cols));
+                assert_eq!(Some(pos), plain);
+                if scan.probe(pos, Source::Hunt).unwrap() {
+                    parity.hit(&mut scan, pos);
+                }
+                parity.touched(&scan, pos);
+            }
+        }
+    }
+
+    #[test]
+    fn heap_entries_order_by_key_then_first_cell() {
+        let cells = [((10, 17), 0), ((10, 17), 99_999_999), ((10, 16), 0), ((1, 1), 5), ((1, 1), 6), ((0, 0), 0)];
+        for &(key, i) in &cells {
+            assert_eq!(unpack(entry(key, i)), (key, i));
+        }
+        // Sorted as the cells should be chosen: larger key first, then smaller index.
+        for pair in cells.windows(2) {
+            assert!(entry(pair[0].0, pair[0].1) > entry(pair[1].0, pair[1].1), "{pair:?}");
         }
     }
 
