@@ -98,14 +98,12 @@ impl ScanStrategy for Probabilistic {
             let hit = scan.probe(pos, source)?;
             self.matrix.block(pos);
             if hit {
-                for d in pos.diagonals(rows, cols) {
+                pos.for_each_diagonal(rows, cols, |d| {
                     if self.matrix.block(d) {
                         scan.eliminate(d);
                     }
-                }
-                for n in pos.orthogonals(rows, cols) {
-                    self.list.push(n, &self.matrix);
-                }
+                });
+                pos.for_each_orthogonal(rows, cols, |n| self.list.push(n, &self.matrix));
             }
             scan.show_list(&ListSnapshot { list: &self.list, matrix: &self.matrix });
             scan.end_step();
