@@ -216,7 +216,9 @@ impl LineMatrix {
 
     #[inline]
     fn is_free(&self, pos: Position) -> bool {
-        pos.row < self.rows && pos.col < self.cols && (self.row_free[pos.row % STRIDE] >> pos.col) & 1 == 1
+        // Masks of rows past the board are 0, and no mask has a bit past the board's
+        // width: only the array's own bounds need checking.
+        pos.col < STRIDE && self.row_free.get(pos.row).is_some_and(|&m| (m >> pos.col) & 1 == 1)
     }
 
     fn score(&self, pos: Position) -> Option<u8> {
@@ -545,6 +547,24 @@ mod tests {
         let row: Vec<i32> = (0..6).map(|c| m.score(Position::new(2, c))).collect();
         assert_eq!(row, vec![11, 11, -1, 12, 13, 12]);
         assert_eq!(m.best(), Some(Position::new(1, 3)));
+    }
+
+    #[test]
+    fn cells_outside_are_blocked() {
+        for (rows, cols) in [(5, 6), (12, 12), (1, 1), (13, 4)] {
+            let mut m = Likelihood::new(rows, cols);
+            let around =
+                |n: usize| std::collections::BTreeSet::from([0, 1, n - 1, n, n + 1, 15, 16, 17, 64, usize::MAX]);
+            for &r in &around(rows) {
+                for &c in &around(cols) {
+                    let p = Position::new(r, c);
+                    let inside = r < rows && c < cols;
+                    assert_eq!(m.is_blocked(p), !inside, "{p} on {rows}x{cols}");
+                    assert_eq!(m.block(p), inside, "{p} on {rows}x{cols}");
+                    assert!(m.is_blocked(p));
+                }
+            }
+        }
     }
 
     #[test]
