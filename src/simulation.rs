@@ -281,6 +281,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         }
     };
     let mut record = ScanRecord::new(config.rows, config.cols);
+    let streams: Vec<u64> = strategies.iter().map(|s| config.seed ^ name_hash(s.name())).collect();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
         if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
@@ -298,7 +299,8 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             let mut t = Instant::now();
             tally.placing += t - t0;
             for (k, s) in strategies.iter_mut().enumerate() {
-                s.reseed(strategy_seed(config.seed, game, s.name()));
+                // As `strategy_seed(config.seed, game, s.name())`, with the name hashed once.
+                s.reseed(Rng::for_stream(streams.get(k).copied().unwrap_or(0), game).next_u64());
                 match strategy::solve_reusing(s.as_mut(), &mut board, std::mem::take(&mut record)) {
                     Ok(r) => {
                         scans[k] = r.scans();
