@@ -252,7 +252,8 @@ impl LineMatrix {
             let c = self.dirty_cols.trailing_zeros() as usize % STRIDE;
             self.dirty_cols &= self.dirty_cols - 1;
             let line = self.col_table.slice(self.col_free[c]);
-            for (row, &v) in self.col_part.iter_mut().zip(line) {
+            // Columns have at most TABLE_LINE cells: the rest of the array stays 0.
+            for (row, &v) in self.col_part[..TABLE_LINE].iter_mut().zip(line) {
                 row[c] = v;
             }
         }
