@@ -124,7 +124,33 @@ impl Board {
     /// ships overlap or touch; otherwise the first broken rule, naming ships from 1.
     pub fn new(rows: usize, cols: usize, ships: Vec<Ship>) -> Result<Board, BoardError> {
         Board::check_size(rows, cols)?;
-        let mut occupied = CellSet::new(rows * cols);
+        let occupied = CellSet::new(rows * cols);
+        let mut board = Board { rows, cols, ships, occupied, fleet: Vec::new(), ship_cells: 0 };
+        board.fill()?;
+        Ok(board)
+    }
+
+    /// Replaces the ships by `ships`, keeping the size and reusing the board's memory
+    /// (simulate builds a million boards this way).
+    /// Pre: none. Post: `Ok` exactly when `Board::new(rows, cols, ships.to_vec())` would
+    /// be, and then equal to it; on `Err` (the same error) the board has no ships.
+    pub fn refill(&mut self, ships: &[Ship]) -> Result<(), BoardError> {
+        self.ships.clear();
+        self.ships.extend_from_slice(ships);
+        let result = self.fill();
+        if result.is_err() {
+            self.ships.clear();
+            let _ = self.fill(); // no ships: cannot fail
+        }
+        result
+    }
+
+    /// Checks the rules on `self.ships` and fills in the ship cells, fleet and count.
+    /// On `Err`, `occupied` holds part of the ships: the caller must not keep the board.
+    fn fill(&mut self) -> Result<(), BoardError> {
+        let (rows, cols) = (self.rows, self.cols);
+        let (ships, occupied) = (&self.ships, &mut self.occupied);
+        occupied.reset(rows * cols);
         for (k, ship) in ships.iter().enumerate() {
             let number = k + 1;
             if !(MIN_SHIP..=MAX_SHIP).contains(&ship.size) {
@@ -140,16 +166,17 @@ impl Board {
             let (r0, r1) = (first.row.saturating_sub(1), (last.row + 1).min(rows - 1));
             let (c0, c1) = (first.col.saturating_sub(1), (last.col + 1).min(cols - 1));
             if (r0..=r1).any(|r| occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
-                return Err(Board::conflict(number, ship, &ships, &occupied, rows, cols));
+                return Err(Board::conflict(number, ship, ships, occupied, rows, cols));
             }
             for r in first.row..=last.row {
                 occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
             }
         }
-        let mut fleet: Vec<usize> = ships.iter().map(|s| s.size).collect();
-        fleet.sort_unstable_by(|a, b| b.cmp(a));
-        let ship_cells = fleet.iter().sum();
-        Ok(Board { rows, cols, ships, occupied, fleet, ship_cells })
+        self.fleet.clear();
+        self.fleet.extend(ships.iter().map(|s| s.size));
+        self.fleet.sort_unstable_by(|a, b| b.cmp(a));
+        self.ship_cells = self.fleet.iter().sum();
+        Ok(())
     }
 
     /// The overlap or contact that stops ship `number` from being placed.
@@ -347,6 +374,22 @@ mod tests {
         let e = Board::new(5, 5, vec![ship(0, 0, 2, true), ship(0, 2, 1, true)]).unwrap_err();
         assert!(matches!(e, BoardError::Touch { ship: 2, other: 1, .. }));
         assert!(Board::new(5, 5, vec![ship(0, 0, 2, true), ship(0, 3, 1, true), ship(2, 0, 5, true)]).is_ok());
+    }
+
+    #[test]
+    fn refill_equals_new() {
+        let mut b = statement_board();
+        let ships = vec![ship(0, 0, 2, true), ship(2, 0, 5, true), ship(4, 5, 1, true)];
+        b.refill(&ships).unwrap();
+        let fresh = Board::new(5, 6, ships).unwrap();
+        assert_eq!((b.ships(), b.fleet(), b.ship_cells()), (fresh.ships(), fresh.fleet(), fresh.ship_cells()));
+        for i in 0..30 {
+            assert_eq!(b.is_ship_at(i), fresh.is_ship_at(i));
+        }
+        let bad = [ship(0, 0, 2, true), ship(1, 2, 1, true)];
+        assert_eq!(b.refill(&bad), Err(Board::new(5, 6, bad.to_vec()).unwrap_err()));
+        assert!(b.ships().is_empty() && b.fleet().is_empty() && b.ship_cells() == 0);
+        assert!((0..30).all(|i| !b.is_ship_at(i)));
     }
 
     #[test]

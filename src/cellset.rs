@@ -54,12 +54,21 @@ impl CellSet {
     /// True when some index in `start..end` is a member (word at a time).
     /// Pre: none. Post: no change; indices beyond the capacity count as absent.
     pub fn any_in(&self, start: usize, end: usize) -> bool {
+        if let Some((word, mask)) = one_word(start, end.min(self.len)) {
+            return self.words.get(word).is_some_and(|w| w & mask != 0);
+        }
         spans(start, end.min(self.len)).any(|(word, mask)| self.words.get(word).is_some_and(|w| w & mask != 0))
     }
 
     /// Adds every index in `start..end` (word at a time).
     /// Pre: none. Post: each index below the capacity is a member.
     pub fn insert_range(&mut self, start: usize, end: usize) {
+        if let Some((word, mask)) = one_word(start, end.min(self.len)) {
+            if let Some(w) = self.words.get_mut(word) {
+                *w |= mask;
+            }
+            return;
+        }
         for (word, mask) in spans(start, end.min(self.len)) {
             if let Some(w) = self.words.get_mut(word) {
                 *w |= mask;
@@ -72,6 +81,19 @@ impl CellSet {
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
+}
+
+/// The word and mask of `start..end` when the range is non-empty and lies within one
+/// word: the common case of ships and their surroundings on small boards, answered
+/// without the loop of [`spans`] (which gives the same single pair).
+#[inline]
+fn one_word(start: usize, end: usize) -> Option<(usize, u64)> {
+    if start >= end || start / 64 != (end - 1) / 64 {
+        return None;
+    }
+    let span = end - start; // 1..=64
+    let mask = if span == 64 { u64::MAX } else { ((1u64 << span) - 1) << (start % 64) };
+    Some((start / 64, mask))
 }
 
 /// The words covering indices `start..end`, each with the mask of its bits in the range.
@@ -235,6 +257,19 @@ mod tests {
             }
             assert_eq!(s.count(), plain.iter().filter(|&&x| x).count());
             assert!(!s.any_in(5, 5));
+        }
+    }
+
+    #[test]
+    fn one_word_agrees_with_spans() {
+        for start in 0..200 {
+            for end in 0..260 {
+                let all: Vec<_> = spans(start, end).collect();
+                match one_word(start, end) {
+                    Some(pair) => assert_eq!(all, vec![pair], "{start}..{end}"),
+                    None => assert_ne!(all.len(), 1, "{start}..{end}"),
+                }
+            }
         }
     }
 

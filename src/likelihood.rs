@@ -143,20 +143,24 @@ impl LineTable {
 
     /// The scores of a line whose free cells are `mask` (zeros past the line's end).
     fn line(&self, mask: u16) -> [u8; STRIDE] {
-        let start = usize::from(mask) * STRIDE;
         let mut out = [0u8; STRIDE];
-        if let Some(src) = self.scores.get(start..start + STRIDE) {
-            out.copy_from_slice(src);
-        }
+        out.copy_from_slice(self.slice(mask));
         out
+    }
+
+    /// As `line`, borrowed from the table (zeros if the table was not built).
+    fn slice(&self, mask: u16) -> &[u8] {
+        let start = usize::from(mask) * STRIDE;
+        self.scores.get(start..start + STRIDE).unwrap_or(&[0; STRIDE])
     }
 }
 
 /// The matrix of a board with both sides at most [`TABLE_LINE`]: one bit mask of free
 /// cells per row and per column, so blocking a cell clears two bits. A read refreshes,
-/// from the line tables, the rows and columns changed since the last read (their row
-/// or column parts and the totals of their cells), then takes the first maximum.
-/// Arrays are laid out `STRIDE` cells per row; cells past the board's edge stay 0.
+/// from the line tables, the row parts and column parts of the lines changed since the
+/// last read, then adds them up a row of 16 cells at a time while taking the maximum,
+/// and looks for the first cell reaching it. Arrays hold `STRIDE` cells per row; cells
+/// past the board's edge stay 0.
 #[derive(Debug, Clone)]
 struct LineMatrix {
     rows: usize,
@@ -166,10 +170,9 @@ struct LineMatrix {
     /// Tables for rows (`cols` long) and columns (`rows` long).
     row_table: LineTable,
     col_table: LineTable,
-    /// Row part, column part and total score of every cell (0 when blocked).
-    row_part: [u8; STRIDE * STRIDE],
-    col_part: [u8; STRIDE * STRIDE],
-    total: [u8; STRIDE * STRIDE],
+    /// Row part and column part of every cell, both row-major (0 when blocked).
+    row_part: [[u8; STRIDE]; STRIDE],
+    col_part: [[u8; STRIDE]; STRIDE],
     /// Lines changed since the last refresh (bit per row, bit per column).
     dirty_rows: u16,
     dirty_cols: u16,
@@ -184,9 +187,8 @@ impl Default for LineMatrix {
             col_free: [0; STRIDE],
             row_table: LineTable::default(),
             col_table: LineTable::default(),
-            row_part: [0; STRIDE * STRIDE],
-            col_part: [0; STRIDE * STRIDE],
-            total: [0; STRIDE * STRIDE],
+            row_part: [[0; STRIDE]; STRIDE],
+            col_part: [[0; STRIDE]; STRIDE],
             dirty_rows: 0,
             dirty_cols: 0,
         }
@@ -206,16 +208,17 @@ impl LineMatrix {
         self.col_free = [0; STRIDE];
         self.row_free.iter_mut().take(rows).for_each(|m| *m = ((1u32 << cols) - 1) as u16);
         self.col_free.iter_mut().take(cols).for_each(|m| *m = ((1u32 << rows) - 1) as u16);
-        self.row_part = [0; STRIDE * STRIDE];
-        self.col_part = [0; STRIDE * STRIDE];
-        self.total = [0; STRIDE * STRIDE];
+        self.row_part = [[0; STRIDE]; STRIDE];
+        self.col_part = [[0; STRIDE]; STRIDE];
         self.dirty_rows = ((1u32 << rows) - 1) as u16;
         self.dirty_cols = ((1u32 << cols) - 1) as u16;
     }
 
     #[inline]
     fn is_free(&self, pos: Position) -> bool {
-        pos.row < self.rows && pos.col < self.cols && (self.row_free[pos.row % STRIDE] >> pos.col) & 1 == 1
+        // Masks of rows past the board are 0, and no mask has a bit past the board's
+        // width: only the array's own bounds need checking.
+        pos.col < STRIDE && self.row_free.get(pos.row).is_some_and(|&m| (m >> pos.col) & 1 == 1)
     }
 
     fn score(&self, pos: Position) -> Option<u8> {
@@ -243,26 +246,40 @@ impl LineMatrix {
         while self.dirty_rows != 0 {
             let r = self.dirty_rows.trailing_zeros() as usize % STRIDE;
             self.dirty_rows &= self.dirty_rows - 1;
-            let line = self.row_table.line(self.row_free[r]);
-            for (c, &v) in line.iter().enumerate() {
-                let i = r * STRIDE + c;
-                self.row_part[i] = v;
-                self.total[i] = v + self.col_part[i]; // 0 + 0 on blocked cells
-            }
+            self.row_part[r] = self.row_table.line(self.row_free[r]);
         }
         while self.dirty_cols != 0 {
             let c = self.dirty_cols.trailing_zeros() as usize % STRIDE;
             self.dirty_cols &= self.dirty_cols - 1;
-            let line = self.col_table.line(self.col_free[c]);
-            for (r, &v) in line.iter().enumerate() {
-                let i = r * STRIDE + c;
-                self.col_part[i] = v;
-                self.total[i] = self.row_part[i] + v;
+            let line = self.col_table.slice(self.col_free[c]);
+            // Columns have at most TABLE_LINE cells: the rest of the array stays 0.
+            for (row, &v) in self.col_part[..TABLE_LINE].iter_mut().zip(line) {
+                row[c] = v;
             }
         }
-        let used = self.total.get(..self.rows * STRIDE).unwrap_or(&[]);
-        let top = used.iter().copied().max().filter(|&s| s > 0)?;
-        first_equal(used, top).map(|i| Position::new(i / STRIDE, i % STRIDE))
+        // Whole rows of fixed length, so that the compiler works 16 cells at a time.
+        let mut lane_max = [0u8; STRIDE];
+        let (rows, cols) = (self.row_part.get(..self.rows), self.col_part.get(..self.rows));
+        for (rp, cp) in rows.unwrap_or(&[]).iter().zip(cols.unwrap_or(&[])) {
+            for ((m, &a), &b) in lane_max.iter_mut().zip(rp).zip(cp) {
+                *m = (*m).max(a + b);
+            }
+        }
+        let top = lane_max.iter().copied().max().filter(|&s| s > 0)?;
+        // The first cell scoring `top`: per row, a byte of ones where the cell matches
+        // (16 compares at once), read as one 128-bit word whose lowest set bit is in the
+        // first matching cell's byte.
+        for (r, (rp, cp)) in self.row_part.iter().zip(&self.col_part).enumerate() {
+            let mut eq = [0u8; STRIDE];
+            for ((e, &a), &b) in eq.iter_mut().zip(rp).zip(cp) {
+                *e = if a + b == top { 0xff } else { 0 };
+            }
+            let word = u128::from_le_bytes(eq);
+            if word != 0 {
+                return Some(Position::new(r, word.trailing_zeros() as usize / 8));
+            }
+        }
+        None
     }
 }
 
@@ -446,29 +463,6 @@ impl Likelihood {
     }
 }
 
-/// Index of the first byte of `bytes` equal to `value`, eight bytes at a time: in
-/// `x = word ^ (value in every byte)` a byte is zero exactly where it matched, and
-/// `(x - 0x01..01) & !x & 0x80..80` sets the top bit of the lowest zero byte (higher
-/// bytes may be false positives, the lowest set bit never is).
-fn first_equal(bytes: &[u8], value: u8) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let pattern = ONES * u64::from(value);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        let found = x.wrapping_sub(ONES) & !x & HIGHS;
-        if found != 0 {
-            return Some(base + found.trailing_zeros() as usize / 8);
-        }
-        base += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == value).map(|k| base + k)
-}
-
 /// The likelihood recomputed from scratch, by counting every placement in every run: the
 /// slow reference the incremental matrix is tested against.
 /// Pre: `blocked.len() == rows * cols`. Post: -1 on blocked cells.
@@ -557,6 +551,24 @@ mod tests {
     }
 
     #[test]
+    fn cells_outside_are_blocked() {
+        for (rows, cols) in [(5, 6), (12, 12), (1, 1), (13, 4)] {
+            let mut m = Likelihood::new(rows, cols);
+            let around =
+                |n: usize| std::collections::BTreeSet::from([0, 1, n - 1, n, n + 1, 15, 16, 17, 64, usize::MAX]);
+            for &r in &around(rows) {
+                for &c in &around(cols) {
+                    let p = Position::new(r, c);
+                    let inside = r < rows && c < cols;
+                    assert_eq!(m.is_blocked(p), !inside, "{p} on {rows}x{cols}");
+                    assert_eq!(m.block(p), inside, "{p} on {rows}x{cols}");
+                    assert!(m.is_blocked(p));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn best_is_none_when_all_blocked() {
         let mut m = Likelihood::new(1, 2);
         m.block(Position::new(0, 0));
@@ -607,17 +619,6 @@ mod tests {
         }
         check_random_blocks(&mut rng, 1, 400, 3);
         check_random_blocks(&mut rng, 300, 1, 3);
-    }
-
-    #[test]
-    fn first_equal_finds_the_first_match() {
-        let mut rng = Rng::new(8);
-        for _ in 0..2000 {
-            let len = rng.below(40) as usize;
-            let bytes: Vec<u8> = (0..len).map(|_| rng.below(4) as u8).collect();
-            let v = rng.below(4) as u8;
-            assert_eq!(first_equal(&bytes, v), bytes.iter().position(|&b| b == v), "{bytes:?} {v}");
-        }
     }
 
     #[test]

@@ -82,13 +82,15 @@ pub struct Placer {
     forbidden: CellSet,
     /// Scratch list of valid placements for the exhaustive fallback.
     valid: Vec<Ship>,
+    /// Scratch copy of the fleet, largest first.
+    sizes: Vec<usize>,
 }
 
 impl Placer {
     /// A placer for `rows` x `cols` boards.
     /// Pre: `rows, cols >= 1`. Post: empty board.
     pub fn new(rows: usize, cols: usize) -> Placer {
-        Placer { rows, cols, forbidden: CellSet::new(rows * cols), valid: Vec::new() }
+        Placer { rows, cols, forbidden: CellSet::new(rows * cols), valid: Vec::new(), sizes: Vec::new() }
     }
 
     /// Checks a necessary condition for `fleet` to fit: each ship of size s with the row
@@ -119,10 +121,26 @@ impl Placer {
     /// Places `fleet` (any order; placed largest first), restarting when stuck.
     /// Pre: none. Post: `Ok(ships)` forms a valid board; `ships` is largest first.
     pub fn place_fleet(&mut self, fleet: &[usize], rng: &mut Rng) -> Result<Vec<Ship>, PlacementError> {
+        let mut ships = Vec::with_capacity(fleet.len());
+        self.place_fleet_into(fleet, rng, &mut ships)?;
+        Ok(ships)
+    }
+
+    /// As [`Placer::place_fleet`], writing the ships into `ships` (its memory reused).
+    /// Pre: none. Post: on `Ok`, `ships` holds what `place_fleet` returns with the same
+    /// generator state; on `Err`, `ships` holds no valid fleet.
+    pub fn place_fleet_into(
+        &mut self,
+        fleet: &[usize],
+        rng: &mut Rng,
+        ships: &mut Vec<Ship>,
+    ) -> Result<(), PlacementError> {
         self.check_fleet(fleet)?;
-        let mut sizes = fleet.to_vec();
+        let mut sizes = std::mem::take(&mut self.sizes);
+        sizes.clear();
+        sizes.extend_from_slice(fleet);
         sizes.sort_unstable_by(|a, b| b.cmp(a));
-        let mut ships = Vec::with_capacity(sizes.len());
+        let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS });
         for _ in 0..MAX_RESTARTS {
             self.clear();
             ships.clear();
@@ -133,10 +151,12 @@ impl Placer {
                 }
             }
             if ships.len() == sizes.len() {
-                return Ok(ships);
+                result = Ok(());
+                break;
             }
         }
-        Err(PlacementError::Stuck { attempts: MAX_RESTARTS })
+        self.sizes = sizes;
+        result
     }
 
     /// Places ships of random sizes until about `density` of the cells hold ships.
@@ -320,6 +340,18 @@ mod tests {
             let board = Board::new(10, 10, ships).unwrap();
             assert_eq!(board.fleet(), &STANDARD_FLEET);
         }
+    }
+
+    #[test]
+    fn place_fleet_into_equals_place_fleet() {
+        let (mut a, mut b) = (Placer::new(10, 10), Placer::new(10, 10));
+        let mut ships = vec![Ship::new(Position::new(0, 0), 1, Orientation::East)];
+        for seed in 0..50 {
+            let fleet = [1, 3, 2, 5, 1];
+            a.place_fleet_into(&fleet, &mut Rng::new(seed), &mut ships).unwrap();
+            assert_eq!(ships, b.place_fleet(&fleet, &mut Rng::new(seed)).unwrap());
+        }
+        assert!(a.place_fleet_into(&[6], &mut Rng::new(0), &mut ships).is_err());
     }
 
     #[test]

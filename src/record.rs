@@ -41,7 +41,7 @@ impl CellState {
 /// The scan record: one [`CellState`] per cell plus the probe count. States are packed
 /// four to a byte (2 bits each), so the record of a 2000x2000 board takes 1 MB and
 /// stays in cache while strategies probe at random.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ScanRecord {
     rows: usize,
     cols: usize,
@@ -55,6 +55,14 @@ impl ScanRecord {
     /// Pre: `rows * cols` fits in memory. Post: every cell `Unknown`, 0 scans.
     pub fn new(rows: usize, cols: usize) -> ScanRecord {
         ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(4)], scans: 0, hits: 0 }
+    }
+
+    /// Makes this the record of a fresh `rows` x `cols` scan, reusing its memory.
+    /// Pre: as `new`. Post: as `ScanRecord::new(rows, cols)`.
+    pub fn reset(&mut self, rows: usize, cols: usize) {
+        self.packed.clear();
+        self.packed.resize((rows * cols).div_ceil(4), 0);
+        (self.rows, self.cols, self.scans, self.hits) = (rows, cols, 0, 0);
     }
 
     /// Number of rows.
@@ -218,6 +226,18 @@ mod tests {
         assert_eq!(r.state(Position::new(1, 1)), CellState::Eliminated);
         assert!(r.state(Position::new(1, 1)).is_blocked());
         assert!(!r.state(Position::new(1, 0)).is_blocked());
+    }
+
+    #[test]
+    fn reset_forgets_everything() {
+        let mut r = ScanRecord::new(3, 3);
+        probe(&mut r, Position::new(1, 1), true);
+        r.mark_eliminated(Position::new(0, 0));
+        r.reset(2, 5);
+        let fresh = ScanRecord::new(2, 5);
+        assert_eq!((r.rows(), r.cols(), r.scans(), r.hits()), (2, 5, 0, 0));
+        assert_eq!(r.render_grid(None), fresh.render_grid(None));
+        assert!((0..10).all(|i| r.state_at(i) == CellState::Unknown));
     }
 
     #[test]

@@ -76,7 +76,18 @@ impl<'a> Scan<'a> {
     /// Starts a scan of `sonar`'s bay, reporting to `observer`.
     /// Pre: none. Post: nothing probed; `remaining() == sonar.ship_cells()`.
     pub fn new(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver) -> Scan<'a> {
-        let record = ScanRecord::new(sonar.rows(), sonar.cols());
+        Scan::with_record(sonar, observer, ScanRecord::new(0, 0))
+    }
+
+    /// As [`Scan::new`], keeping its record in `record`'s memory (simulate reuses one
+    /// record for every scan instead of allocating one per scan).
+    /// Pre: none. Post: as `new(sonar, observer)`; what `record` held is forgotten.
+    pub fn with_record(
+        sonar: &'a mut dyn Sonar,
+        observer: &'a mut dyn ScanObserver,
+        mut record: ScanRecord,
+    ) -> Scan<'a> {
+        record.reset(sonar.rows(), sonar.cols());
         let ship_cells = sonar.ship_cells();
         let observer = if observer.is_silent() { None } else { Some(observer) };
         let oracle = if sonar.as_board().is_some() {

@@ -6,10 +6,12 @@
 //! how many threads play or in which order: threads take blocks of games from a shared
 //! counter and their integer tallies are added up at the end.
 
-use crate::board::Board;
+use crate::board::{Board, BoardError};
 use crate::placement::{PlacementError, Placer};
+use crate::record::ScanRecord;
 use crate::rng::Rng;
 use crate::scan::ScanError;
+use crate::ship::Ship;
 use crate::strategy::{self, ScanStrategy};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -174,9 +176,25 @@ pub fn strategy_seed(seed: u64, game: u64, name: &str) -> u64 {
 pub fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
     let mut rng = Rng::for_stream(config.seed, game);
     let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
-    Board::new(config.rows, config.cols, ships).map_err(|e| {
-        SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() })
-    })
+    Board::new(config.rows, config.cols, ships).map_err(|e| board_error(config, &e))
+}
+
+/// As [`game_board`], reusing `ships` and `board` (of the configuration's size).
+fn refill_board(
+    placer: &mut Placer,
+    config: &SimConfig,
+    game: u64,
+    ships: &mut Vec<Ship>,
+    board: &mut Board,
+) -> Result<(), SimError> {
+    let mut rng = Rng::for_stream(config.seed, game);
+    placer.place_fleet_into(&config.fleet, &mut rng, ships).map_err(SimError::Placement)?;
+    board.refill(ships).map_err(|e| board_error(config, &e))
+}
+
+/// A board the placer produced was refused (a bug in the placer).
+fn board_error(config: &SimConfig, e: &BoardError) -> SimError {
+    SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() })
 }
 
 /// Games a thread takes from the shared counter at a time.
@@ -251,6 +269,19 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     };
     let mut placer = Placer::new(config.rows, config.cols);
     let mut scans = vec![0usize; n];
+    // Reused from game to game: the fleet, the board and the scan record.
+    let mut ships = Vec::with_capacity(config.fleet.len());
+    let mut board = match Board::new(config.rows, config.cols, Vec::new()) {
+        Ok(b) => b,
+        Err(e) => {
+            if let Ok(mut f) = failure.lock() {
+                f.get_or_insert(board_error(config, &e));
+            }
+            return tally;
+        }
+    };
+    let mut record = ScanRecord::new(config.rows, config.cols);
+    let streams: Vec<u64> = strategies.iter().map(|s| config.seed ^ name_hash(s.name())).collect();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
         if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
@@ -259,21 +290,22 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         let last = (first + BLOCK).min(config.games);
         for game in first..last {
             let t0 = Instant::now();
-            let mut board = match game_board(&mut placer, config, game) {
-                Ok(b) => b,
-                Err(e) => {
-                    if let Ok(mut f) = failure.lock() {
-                        f.get_or_insert(e);
-                    }
-                    return tally;
+            if let Err(e) = refill_board(&mut placer, config, game, &mut ships, &mut board) {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(e);
                 }
-            };
+                return tally;
+            }
             let mut t = Instant::now();
             tally.placing += t - t0;
             for (k, s) in strategies.iter_mut().enumerate() {
-                s.reseed(strategy_seed(config.seed, game, s.name()));
-                match strategy::solve(s.as_mut(), &mut board) {
-                    Ok(record) => scans[k] = record.scans(),
+                // As `strategy_seed(config.seed, game, s.name())`, with the name hashed once.
+                s.reseed(Rng::for_stream(streams.get(k).copied().unwrap_or(0), game).next_u64());
+                match strategy::solve_reusing(s.as_mut(), &mut board, std::mem::take(&mut record)) {
+                    Ok(r) => {
+                        scans[k] = r.scans();
+                        record = r;
+                    }
                     Err(error) => {
                         if let Ok(mut f) = failure.lock() {
                             f.get_or_insert(SimError::Scan { strategy: s.name().to_string(), game, error });
@@ -361,6 +393,12 @@ mod tests {
             let a = game_board(&mut p1, &c, g).unwrap();
             let b = game_board(&mut p2, &c, g).unwrap();
             assert_eq!(a.ships(), b.ships());
+        }
+        // The worker's reusing version builds the same boards.
+        let (mut ships, mut board) = (Vec::new(), Board::new(10, 10, Vec::new()).unwrap());
+        for g in 0..50 {
+            refill_board(&mut p1, &c, g, &mut ships, &mut board).unwrap();
+            assert_eq!(board.ships(), game_board(&mut p2, &c, g).unwrap().ships());
         }
     }
 }

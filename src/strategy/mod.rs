@@ -76,6 +76,20 @@ pub fn solve(strategy: &mut dyn ScanStrategy, sonar: &mut dyn Sonar) -> Result<S
     solve_observed(strategy, sonar, &mut Silent)
 }
 
+/// As [`solve`], building the returned record in `record`'s memory (see
+/// [`Scan::with_record`]).
+/// Pre: none. Post: as [`solve`].
+pub fn solve_reusing(
+    strategy: &mut dyn ScanStrategy,
+    sonar: &mut dyn Sonar,
+    record: ScanRecord,
+) -> Result<ScanRecord, ScanError> {
+    let mut silent = Silent;
+    let mut scan = Scan::with_record(sonar, &mut silent, record);
+    strategy.run(&mut scan)?;
+    Ok(scan.into_record())
+}
+
 /// Checks shared by the strategies' unit tests.
 #[cfg(test)]
 pub(crate) mod testing {

@@ -12,7 +12,6 @@ use crate::likelihood::Likelihood;
 use crate::observer::{ListView, Source};
 use crate::position::Position;
 use crate::scan::{Scan, ScanError};
-use std::collections::VecDeque;
 
 /// The probabilistic scanner: likelihood matrix plus `highProbabilityList`.
 #[derive(Debug, Default, Clone)]
@@ -21,10 +20,13 @@ pub struct Probabilistic {
     list: HighProbabilityList,
 }
 
-/// `highProbabilityList`: a FIFO whose blocked entries count as removed.
+/// `highProbabilityList`: a FIFO whose blocked entries count as removed. A cell is
+/// appended at most once per run, so the FIFO is a plain vector read from `head` on.
 #[derive(Debug, Default, Clone)]
 struct HighProbabilityList {
-    queue: VecDeque<Position>,
+    queue: Vec<Position>,
+    /// Entries before `head` have been taken out.
+    head: usize,
     /// Cells ever appended (a blocked cell is never appended again).
     member: CellSet,
     cols: usize,
@@ -33,12 +35,14 @@ struct HighProbabilityList {
 impl HighProbabilityList {
     fn reset(&mut self, rows: usize, cols: usize) {
         self.queue.clear();
+        self.head = 0;
         self.member.reset(rows * cols);
         self.cols = cols;
     }
 
     fn pop_live(&mut self, matrix: &Likelihood) -> Option<Position> {
-        while let Some(p) = self.queue.pop_front() {
+        while let Some(&p) = self.queue.get(self.head) {
+            self.head += 1;
             if !matrix.is_blocked(p) {
                 return Some(p);
             }
@@ -46,11 +50,16 @@ impl HighProbabilityList {
         None
     }
 
+    /// The entries not taken out yet, first to last.
+    fn live(&self) -> std::slice::Iter<'_, Position> {
+        self.queue.get(self.head..).unwrap_or(&[]).iter()
+    }
+
     fn push(&mut self, p: Position, matrix: &Likelihood) {
         let i = p.index(self.cols);
         if !matrix.is_blocked(p) && !self.member.contains(i) {
             self.member.insert(i);
-            self.queue.push_back(p);
+            self.queue.push(p);
         }
     }
 }
@@ -67,11 +76,11 @@ impl ListView for ListSnapshot<'_> {
     }
 
     fn len(&self) -> usize {
-        self.list.queue.iter().filter(|&&p| !self.matrix.is_blocked(p)).count()
+        self.list.live().filter(|&&p| !self.matrix.is_blocked(p)).count()
     }
 
     fn front(&self, limit: usize) -> Vec<Position> {
-        self.list.queue.iter().copied().filter(|&p| !self.matrix.is_blocked(p)).take(limit).collect()
+        self.list.live().copied().filter(|&p| !self.matrix.is_blocked(p)).take(limit).collect()
     }
 }
 
@@ -98,14 +107,12 @@ impl ScanStrategy for Probabilistic {
             let hit = scan.probe(pos, source)?;
             self.matrix.block(pos);
             if hit {
-                for d in pos.diagonals(rows, cols) {
+                pos.for_each_diagonal(rows, cols, |d| {
                     if self.matrix.block(d) {
                         scan.eliminate(d);
                     }
-                }
-                for n in pos.orthogonals(rows, cols) {
-                    self.list.push(n, &self.matrix);
-                }
+                });
+                pos.for_each_orthogonal(rows, cols, |n| self.list.push(n, &self.matrix));
             }
             scan.show_list(&ListSnapshot { list: &self.list, matrix: &self.matrix });
             scan.end_step();

@@ -23,13 +23,18 @@ pub struct Random {
     /// The shuffled prefix and the cells not drawn yet (small boards), each packed as
     /// `row << 16 | col` so no division is needed to find the cell.
     order: Vec<u32>,
+    /// Every cell in row-major order, packed as in `order`: the start of every run,
+    /// kept from run to run while the board size stays the same.
+    cells: Vec<u32>,
+    /// The board width `cells` was built for.
+    cells_cols: usize,
 }
 
 impl Random {
     /// A random scanner whose order is fixed by `seed`.
     /// Pre: none. Post: two scanners with the same seed probe the same cells.
     pub fn new(seed: u64) -> Random {
-        Random { seed, order: Vec::new() }
+        Random { seed, order: Vec::new(), cells: Vec::new(), cells_cols: 0 }
     }
 }
 
@@ -89,9 +94,13 @@ impl ScanStrategy for Random {
         let mut rng = Rng::new(self.seed);
         let large = (n > SHUFFLE_LIMIT).then(|| Permutation::new(n as u64, &mut rng));
         if large.is_none() {
-            self.order.clear();
-            let rows = scan.rows() as u32;
-            self.order.extend((0..rows).flat_map(|r| (0..cols as u32).map(move |c| (r << 16) | c)));
+            if self.cells.len() != n || self.cells_cols != cols {
+                let rows = scan.rows() as u32;
+                self.cells.clear();
+                self.cells.extend((0..rows).flat_map(|r| (0..cols as u32).map(move |c| (r << 16) | c)));
+                self.cells_cols = cols;
+            }
+            self.order.clone_from(&self.cells);
         }
         let mut k = 0;
         while !scan.is_done() {
@@ -152,6 +161,20 @@ mod tests {
             assert_eq!(record.state(Position::new(0, 0)), CellState::Hit);
         }
         const { assert!(300 * 300 > SHUFFLE_LIMIT) };
+    }
+
+    #[test]
+    fn a_reused_scanner_scans_like_a_fresh_one() {
+        use crate::placement::random_board;
+        let mut rng = Rng::new(4);
+        let mut reused = Random::new(0);
+        for (rows, cols) in [(7, 9), (9, 7), (7, 9), (3, 3), (10, 10), (10, 10)] {
+            let board = random_board(rows, cols, &mut rng).unwrap();
+            reused.reseed(rows as u64);
+            let a = crate::strategy::solve(&mut reused, &mut board.clone()).unwrap();
+            let b = crate::strategy::solve(&mut Random::new(rows as u64), &mut board.clone()).unwrap();
+            assert_eq!(a.render_output(None), b.render_output(None));
+        }
     }
 
     #[test]

@@ -142,11 +142,11 @@ impl ScanStrategy for Smart {
             let Some(pos) = self.take_first() else { return Err(scan.exhausted()) };
             let source = Source::ListFront;
             if scan.probe(pos, source)? {
-                for d in pos.diagonals(rows, cols) {
+                pos.for_each_diagonal(rows, cols, |d| {
                     if self.set_gone(d.index(cols)) {
                         scan.eliminate(d);
                     }
-                }
+                });
                 // Push S first so that E ends on top: the list starts E, S, ...
                 let i = pos.index(cols);
                 if pos.row + 1 < rows {
