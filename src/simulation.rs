@@ -168,7 +168,17 @@ fn name_hash(name: &str) -> u64 {
 /// The seed strategy `name` uses on game `game` of a simulation seeded `seed`.
 /// Pre: none. Post: deterministic in its arguments.
 pub fn strategy_seed(seed: u64, game: u64, name: &str) -> u64 {
-    Rng::for_stream(seed ^ name_hash(name), game).next_u64()
+    seed_in_stream(strategy_stream(seed, name), game)
+}
+
+/// The stream of strategy `name`'s seeds (hashed once per worker, not once per game).
+fn strategy_stream(seed: u64, name: &str) -> u64 {
+    seed ^ name_hash(name)
+}
+
+/// Game `game`'s seed in a strategy's stream.
+fn seed_in_stream(stream: u64, game: u64) -> u64 {
+    Rng::for_stream(stream, game).next_u64()
 }
 
 /// The board of game `game`: the fleet placed with game `game`'s stream.
@@ -281,7 +291,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         }
     };
     let mut record = ScanRecord::new(config.rows, config.cols);
-    let streams: Vec<u64> = strategies.iter().map(|s| config.seed ^ name_hash(s.name())).collect();
+    let streams: Vec<u64> = strategies.iter().map(|s| strategy_stream(config.seed, s.name())).collect();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
         if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
@@ -299,8 +309,8 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             let mut t = Instant::now();
             tally.placing += t - t0;
             for (k, s) in strategies.iter_mut().enumerate() {
-                // As `strategy_seed(config.seed, game, s.name())`, with the name hashed once.
-                s.reseed(Rng::for_stream(streams.get(k).copied().unwrap_or(0), game).next_u64());
+                // `strategy_seed(config.seed, game, s.name())`, with the name hashed once.
+                s.reseed(seed_in_stream(streams.get(k).copied().unwrap_or(0), game));
                 match strategy::solve_reusing(s.as_mut(), &mut board, std::mem::take(&mut record)) {
                     Ok(r) => {
                         scans[k] = r.scans();
