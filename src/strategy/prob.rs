@@ -21,7 +21,8 @@ pub struct Probabilistic {
 }
 
 /// `highProbabilityList`: a FIFO whose blocked entries count as removed. A cell is
-/// appended at most once per run, so the FIFO is a plain vector read from `head` on.
+/// appended at most once per run, so the FIFO is a plain vector read from `head` on,
+/// its taken entries dropped now and then.
 #[derive(Debug, Default, Clone)]
 struct HighProbabilityList {
     queue: Vec<Position>,
@@ -41,6 +42,12 @@ impl HighProbabilityList {
     }
 
     fn pop_live(&mut self, matrix: &Likelihood) -> Option<Position> {
+        // Drop the taken entries once they are most of the vector, so that a large board
+        // keeps only the live part (amortised O(1) per entry).
+        if self.head >= 64 && self.head * 2 >= self.queue.len() {
+            self.queue.drain(..self.head);
+            self.head = 0;
+        }
         while let Some(&p) = self.queue.get(self.head) {
             self.head += 1;
             if !matrix.is_blocked(p) {
@@ -118,5 +125,58 @@ impl ScanStrategy for Probabilistic {
             scan.end_step();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use std::collections::VecDeque;
+
+    #[test]
+    fn the_list_is_a_fifo_of_unblocked_cells_even_after_dropping_taken_entries() {
+        // Against a plain FIFO, on a board large enough for many drops.
+        let (rows, cols) = (40, 40);
+        let mut rng = Rng::new(12);
+        let mut matrix = Likelihood::new(rows, cols);
+        let mut list = HighProbabilityList::default();
+        list.reset(rows, cols);
+        let mut plain: VecDeque<Position> = VecDeque::new();
+        let mut seen = vec![false; rows * cols];
+        for _ in 0..20_000 {
+            let p = Position::new(rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+            match rng.below(3) {
+                0 => {
+                    list.push(p, &matrix);
+                    if !matrix.is_blocked(p) && !seen[p.index(cols)] {
+                        seen[p.index(cols)] = true;
+                        plain.push_back(p);
+                    }
+                }
+                1 => {
+                    matrix.block(p);
+                }
+                _ => {
+                    let expected = loop {
+                        match plain.pop_front() {
+                            Some(q) if matrix.is_blocked(q) => continue,
+                            other => break other,
+                        }
+                    };
+                    assert_eq!(list.pop_live(&matrix), expected);
+                }
+            }
+        }
+        // Taken entries do not pile up: 1,600 cells in, 1,500 taken out.
+        let matrix = Likelihood::new(rows, cols);
+        list.reset(rows, cols);
+        for i in 0..rows * cols {
+            list.push(Position::from_index(i, cols), &matrix);
+        }
+        for i in 0..1500 {
+            assert_eq!(list.pop_live(&matrix), Some(Position::from_index(i, cols)));
+        }
+        assert!(list.queue.len() < 400, "{} entries kept for 100 live ones", list.queue.len());
     }
 }
