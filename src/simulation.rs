@@ -165,31 +165,14 @@ fn name_hash(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// The seed strategy `name` uses on game `game` of a simulation seeded `seed`.
-/// Pre: none. Post: deterministic in its arguments.
-pub fn strategy_seed(seed: u64, game: u64, name: &str) -> u64 {
-    seed_in_stream(strategy_stream(seed, name), game)
-}
-
-/// The stream of strategy `name`'s seeds (hashed once per worker, not once per game).
+/// The stream of strategy `name`'s seeds: on game `game` it is reseeded with
+/// `Rng::for_stream(stream, game).next_u64()` (the name is hashed once per worker).
 fn strategy_stream(seed: u64, name: &str) -> u64 {
     seed ^ name_hash(name)
 }
 
-/// Game `game`'s seed in a strategy's stream.
-fn seed_in_stream(stream: u64, game: u64) -> u64 {
-    Rng::for_stream(stream, game).next_u64()
-}
-
-/// The board of game `game`: the fleet placed with game `game`'s stream.
-/// Pre: `placer` is for the configuration's board size. Post: a valid board.
-pub fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
-    let mut rng = Rng::for_stream(config.seed, game);
-    let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
-    Board::new(config.rows, config.cols, ships).map_err(|e| board_error(config, &e))
-}
-
-/// As [`game_board`], reusing `ships` and `board` (of the configuration's size).
+/// The board of game `game` (the fleet placed with game `game`'s stream), built in
+/// `ships` and `board` (of the configuration's size), reusing their memory.
 fn refill_board(
     placer: &mut Placer,
     config: &SimConfig,
@@ -309,8 +292,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             let mut t = Instant::now();
             tally.placing += t - t0;
             for (k, s) in strategies.iter_mut().enumerate() {
-                // `strategy_seed(config.seed, game, s.name())`, with the name hashed once.
-                s.reseed(seed_in_stream(streams.get(k).copied().unwrap_or(0), game));
+                s.reseed(Rng::for_stream(streams.get(k).copied().unwrap_or(0), game).next_u64());
                 match strategy::solve_reusing(s.as_mut(), &mut board, std::mem::take(&mut record)) {
                     Ok(r) => {
                         scans[k] = r.scans();
@@ -348,6 +330,13 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
 mod tests {
     use super::*;
     use crate::placement::STANDARD_FLEET;
+
+    /// The board of game `game`, built afresh: the plain reference for `refill_board`.
+    fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
+        let mut rng = Rng::for_stream(config.seed, game);
+        let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
+        Board::new(config.rows, config.cols, ships).map_err(|e| board_error(config, &e))
+    }
 
     fn config(games: u64, threads: usize) -> SimConfig {
         SimConfig {
