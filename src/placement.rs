@@ -7,7 +7,7 @@
 //! with no valid placement left) starts again from an empty board.
 //!
 //! A placement is drawn by rejection (uniform over all placements inside the board,
-//! kept if valid), which is uniform over the valid ones; after [`TRIES`] rejections the
+//! kept if valid), which is uniform over the valid ones; after `TRIES` rejections the
 //! valid placements are listed and one is drawn from the list, so crowded boards stay
 //! exact and a ship with no valid placement is detected.
 
