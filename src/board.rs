@@ -255,6 +255,12 @@ impl Board {
         pos.row < self.rows && pos.col < self.cols && self.occupied.contains(pos.index(self.cols))
     }
 
+    /// The first ship cell, in row-major order, at or after index `i`.
+    /// Pre: none. Post: `None` when no ship cell lies at or after `i`.
+    pub fn next_ship_at_or_after(&self, i: usize) -> Option<usize> {
+        self.occupied.next_member(i)
+    }
+
     /// True when the cell of row-major index `i` is a ship cell (false beyond the board).
     /// Pre: none. Post: equals `is_ship(Position::from_index(i, cols()))` inside.
     #[inline]

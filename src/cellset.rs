@@ -76,6 +76,19 @@ impl CellSet {
         }
     }
 
+    /// The smallest member at or after `from`, a word at a time.
+    /// Pre: none. Post: `None` when no member lies in `from..capacity()`.
+    pub fn next_member(&self, from: usize) -> Option<usize> {
+        let mut word = from / 64;
+        let mut bits = self.words.get(word)? & (u64::MAX << (from % 64));
+        while bits == 0 {
+            word += 1;
+            bits = *self.words.get(word)?;
+        }
+        let i = word * 64 + bits.trailing_zeros() as usize;
+        (i < self.len).then_some(i)
+    }
+
     /// Number of members.
     /// Pre: none. Post: no change.
     pub fn count(&self) -> usize {
@@ -219,6 +232,22 @@ impl LayeredSets {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn next_member_finds_the_first_member_at_or_after() {
+        let mut rng = crate::rng::Rng::new(3);
+        for len in [0, 1, 63, 64, 65, 100, 200] {
+            let mut set = CellSet::new(len);
+            let members: Vec<bool> = (0..len).map(|_| rng.below(9) == 0).collect();
+            for (i, _) in members.iter().enumerate().filter(|(_, &m)| m) {
+                set.insert(i);
+            }
+            for from in 0..len + 70 {
+                let plain = (from..len).find(|&i| members[i]);
+                assert_eq!(set.next_member(from), plain, "len {len} from {from}");
+            }
+        }
+    }
+
     use super::*;
     use crate::rng::Rng;
     use std::collections::BTreeSet;

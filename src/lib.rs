@@ -20,6 +20,7 @@ pub mod observer;
 pub mod placement;
 pub mod position;
 pub mod posterior;
+pub mod quiet;
 pub mod record;
 pub mod rng;
 pub mod scan;

@@ -27,8 +27,20 @@ impl CellState {
     }
 }
 
+/// Cells per word of the packed record.
+const CELLS_PER_WORD: usize = 32;
+
+/// The low bit of every cell's pair of bits in a word.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+
+/// The two bits of cell `i` in its word `w`.
+#[inline]
+fn bits_of(w: u64, i: usize) -> u64 {
+    (w >> (2 * (i % CELLS_PER_WORD))) & 3
+}
+
 impl CellState {
-    fn from_bits(bits: u8) -> CellState {
+    fn from_bits(bits: u64) -> CellState {
         match bits & 3 {
             0 => CellState::Unknown,
             1 => CellState::Hit,
@@ -39,13 +51,14 @@ impl CellState {
 }
 
 /// The scan record: one [`CellState`] per cell plus the probe count. States are packed
-/// four to a byte (2 bits each), so the record of a 2000x2000 board takes 1 MB and
-/// stays in cache while strategies probe at random.
+/// 32 to a 64-bit word (2 bits each, cell `i` at bits `2 * (i % 32)` of word `i / 32`),
+/// so the record of a 2000x2000 board takes 1 MB and stays in cache while strategies
+/// probe at random, and a row-major sweep handles 32 cells at a time.
 #[derive(Debug, Clone, Default)]
 pub struct ScanRecord {
     rows: usize,
     cols: usize,
-    packed: Vec<u8>,
+    packed: Vec<u64>,
     scans: usize,
     hits: usize,
 }
@@ -54,14 +67,14 @@ impl ScanRecord {
     /// A record where nothing is known yet.
     /// Pre: `rows * cols` fits in memory. Post: every cell `Unknown`, 0 scans.
     pub fn new(rows: usize, cols: usize) -> ScanRecord {
-        ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(4)], scans: 0, hits: 0 }
+        ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(CELLS_PER_WORD)], scans: 0, hits: 0 }
     }
 
     /// Makes this the record of a fresh `rows` x `cols` scan, reusing its memory.
     /// Pre: as `new`. Post: as `ScanRecord::new(rows, cols)`.
     pub fn reset(&mut self, rows: usize, cols: usize) {
         self.packed.clear();
-        self.packed.resize((rows * cols).div_ceil(4), 0);
+        self.packed.resize((rows * cols).div_ceil(CELLS_PER_WORD), 0);
         (self.rows, self.cols, self.scans, self.hits) = (rows, cols, 0, 0);
     }
 
@@ -105,14 +118,14 @@ impl ScanRecord {
         if i >= self.rows * self.cols {
             return CellState::Eliminated;
         }
-        self.packed.get(i / 4).map_or(CellState::Eliminated, |b| CellState::from_bits(b >> (2 * (i % 4))))
+        self.packed.get(i / CELLS_PER_WORD).map_or(CellState::Eliminated, |w| CellState::from_bits(bits_of(*w, i)))
     }
 
     /// Overwrites the state of cell `i` (inside the board).
     fn set_at(&mut self, i: usize, state: CellState) {
-        if let Some(b) = self.packed.get_mut(i / 4) {
-            let shift = 2 * (i % 4);
-            *b = (*b & !(3 << shift)) | ((state as u8) << shift);
+        if let Some(w) = self.packed.get_mut(i / CELLS_PER_WORD) {
+            let shift = 2 * (i % CELLS_PER_WORD);
+            *w = (*w & !(3 << shift)) | ((state as u64) << shift);
         }
     }
 
@@ -124,8 +137,8 @@ impl ScanRecord {
             return None;
         }
         let i = pos.index(self.cols);
-        let byte = *self.packed.get(i / 4)?;
-        ((byte >> (2 * (i % 4))) & 3 == 0).then_some(i)
+        let word = *self.packed.get(i / CELLS_PER_WORD)?;
+        (bits_of(word, i) == 0).then_some(i)
     }
 
     /// Records a probe of the cell with index `i` (from `open_index`) and its answer.
@@ -133,12 +146,60 @@ impl ScanRecord {
     /// board).
     #[inline]
     pub fn set_probed(&mut self, i: usize, hit: bool) {
-        if let Some(b) = self.packed.get_mut(i / 4) {
+        if let Some(w) = self.packed.get_mut(i / CELLS_PER_WORD) {
             // Unknown (0) becomes Hit (1) or Miss (2): no bits to clear.
-            *b |= (2 - u8::from(hit)) << (2 * (i % 4));
+            *w |= (2 - u64::from(hit)) << (2 * (i % CELLS_PER_WORD));
             self.scans += 1;
             self.hits += usize::from(hit);
         }
+    }
+
+    /// Probes in row-major order: from cell `from` on, every unknown cell is probed,
+    /// water becoming `Miss`, until a ship cell of `board` is met (`Hit`) or the board
+    /// ends. Known cells are skipped.
+    /// Pre: `board` has this record's size. Post: `Some((i, hit))` for the last cell
+    /// probed (`hit` false only when the board ended first); `None`, and no change, when
+    /// no unknown cell lies at or after `from`.
+    pub fn sweep(&mut self, from: usize, board: &Board) -> Option<(usize, bool)> {
+        // Between two ship cells everything is water: mark the run's unknown cells a
+        // word at a time, then look at the ship cell (it may be known already).
+        let cells = self.rows * self.cols;
+        let (mut start, mut last_miss) = (from, None);
+        while start < cells {
+            let ship = board.next_ship_at_or_after(start).map_or(cells, |s| s.min(cells));
+            last_miss = self.miss_range(start, ship).or(last_miss);
+            if ship >= cells {
+                break;
+            }
+            if self.state_at(ship) == CellState::Unknown {
+                self.set_probed(ship, true);
+                return Some((ship, true));
+            }
+            start = ship + 1;
+        }
+        last_miss.map(|i| (i, false))
+    }
+
+    /// Marks every unknown cell of `start..end` as `Miss` (a probe each).
+    /// Returns the last cell marked, if any.
+    fn miss_range(&mut self, start: usize, end: usize) -> Option<usize> {
+        let mut last = None;
+        let mut i = start;
+        while i < end {
+            let (word, first) = (i / CELLS_PER_WORD, i % CELLS_PER_WORD);
+            let span = (CELLS_PER_WORD - first).min(end - i);
+            let Some(w) = self.packed.get_mut(word) else { break };
+            // The low bit of each cell of the run, then of each unknown (00) one.
+            let run = if span == CELLS_PER_WORD { LOW_BITS } else { ((1u64 << (2 * span)) - 1) & LOW_BITS };
+            let unknown = !(*w | (*w >> 1)) & (run << (2 * first));
+            if unknown != 0 {
+                *w |= unknown << 1; // 00 becomes 10: Miss
+                self.scans += unknown.count_ones() as usize;
+                last = Some(word * CELLS_PER_WORD + (63 - unknown.leading_zeros() as usize) / 2);
+            }
+            i += span;
+        }
+        last
     }
 
     /// Marks `pos` eliminated if it is still unknown.
@@ -166,9 +227,9 @@ impl ScanRecord {
         for r in 0..self.rows {
             for c in 0..self.cols {
                 let i = r * self.cols + c;
-                let state = self.packed.get(i / 4).map_or(0, |b| (b >> (2 * (i % 4))) & 3);
+                let state = self.packed.get(i / CELLS_PER_WORD).map_or(0, |w| bits_of(*w, i));
                 let unseen_ship = state == 0 && board.is_some_and(|b| b.is_ship(Position::new(r, c)));
-                out.push(if unseen_ship { b'O' } else { CHARS[usize::from(state)] });
+                out.push(if unseen_ship { b'O' } else { CHARS[(state & 3) as usize] });
             }
             out.push(b'\n');
         }
@@ -258,5 +319,53 @@ mod tests {
         assert_eq!(r.render_grid(Some(&board)), "+XO\n.XO\n");
         assert_eq!(r.render_grid(None), "+X.\n.X.\n");
         assert_eq!(r.render_output(Some(&board)), "2\n+XO\n.XO\n");
+    }
+
+    /// The sweep as the statement would do it: cell by cell.
+    fn plain_sweep(r: &mut ScanRecord, from: usize, board: &Board) -> Option<(usize, bool)> {
+        let mut last = None;
+        for i in from..r.rows() * r.cols() {
+            if r.state_at(i) == CellState::Unknown {
+                let hit = board.is_ship_at(i);
+                r.set_probed(i, hit);
+                last = Some((i, hit));
+                if hit {
+                    break;
+                }
+            }
+        }
+        last
+    }
+
+    #[test]
+    fn sweep_equals_the_cell_by_cell_sweep() {
+        // Records with every mix of states (including known ship cells, which the sweep
+        // must skip), boards from 1x1 to 9x40 (runs crossing words), every start.
+        let mut rng = crate::rng::Rng::new(8);
+        for _ in 0..300 {
+            let (rows, cols) = (1 + rng.below(9) as usize, 1 + rng.below(40) as usize);
+            let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
+            let mut record = ScanRecord::new(rows, cols);
+            for i in 0..rows * cols {
+                match rng.below(4) {
+                    0 => record.set_probed(i, board.is_ship_at(i)),
+                    1 => {
+                        record.mark_eliminated(Position::from_index(i, cols));
+                    }
+                    _ => {}
+                }
+            }
+            let from = rng.below((rows * cols + 2) as u64) as usize;
+            let (mut fast, mut plain) = (record.clone(), record);
+            loop {
+                let (a, b) = (fast.sweep(from, &board), plain_sweep(&mut plain, from, &board));
+                assert_eq!(a, b);
+                assert_eq!((fast.scans(), fast.hits()), (plain.scans(), plain.hits()));
+                assert_eq!(fast.render_grid(Some(&board)), plain.render_grid(Some(&board)));
+                if a.is_none() {
+                    break;
+                }
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ use crate::board::Board;
 use crate::likelihood::Likelihood;
 use crate::observer::{ListView, ScanObserver, Source};
 use crate::position::Position;
+use crate::quiet::QuietScan;
 use crate::record::{CellState, ScanRecord};
 use crate::sonar::{ProbeError, Sonar};
 use std::fmt;
@@ -49,6 +50,60 @@ impl std::error::Error for ScanError {}
 impl From<ProbeError> for ScanError {
     fn from(e: ProbeError) -> ScanError {
         ScanError::Probe(e)
+    }
+}
+
+/// What a strategy plays through: probes, eliminations, what is known, and the steps
+/// an observer sees. [`Scan`] serves any sonar, watched or not; its quiet lane
+/// [`crate::quiet::QuietScan`] serves an unwatched board with nothing else to do per
+/// probe. Strategies written against this trait run on both (`simulate` plays the
+/// quiet lane hundreds of millions of times).
+pub trait Scanner {
+    /// Number of rows.
+    /// Pre: none. Post: at least 1 for a real board.
+    fn rows(&self) -> usize;
+    /// Number of columns.
+    /// Pre: none. Post: at least 1 for a real board.
+    fn cols(&self) -> usize;
+    /// True once every ship cell is spotted.
+    /// Pre: none. Post: no change.
+    fn is_done(&self) -> bool;
+    /// What is known of `pos` (outside cells read as eliminated).
+    /// Pre: none. Post: no change.
+    fn state(&self, pos: Position) -> CellState;
+    /// Probes `pos` and records the answer.
+    /// Pre: `pos` inside and unknown. Post: `Ok(hit)`, one more scan; errors leave the
+    /// record unchanged.
+    fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError>;
+    /// Probes the next unknown cells in row-major order from index `from` (see
+    /// [`Scan::sweep`]).
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
+    /// cell from `from` to `i` probed, only `i` possibly a hit; `Ok(None)` when no
+    /// unknown cell is left at or after `from`.
+    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError>;
+    /// Marks `pos` as water without probing it, if it is still unknown.
+    /// Pre: none. Post: true when the cell changed.
+    fn eliminate(&mut self, pos: Position) -> bool;
+    /// Shows the strategy's list to an observer, if any.
+    /// Pre: none. Post: no change to the scan.
+    fn show_list(&mut self, list: &dyn ListView);
+    /// Shows the likelihood matrix the strategy is about to read, if anyone watches.
+    /// Pre: none. Post: no change to the scan.
+    fn show_likelihood(&mut self, matrix: &Likelihood);
+    /// Ends the current step (one per probe).
+    /// Pre: a probe was made since the last call. Post: an observer saw the record.
+    fn end_step(&mut self);
+    /// The error to return when a strategy has no cell left to probe.
+    /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
+    fn exhausted(&self) -> ScanError;
+}
+
+/// The error for a probe of `pos` that `record` refuses (outside, or already known).
+pub(crate) fn refused(record: &ScanRecord, pos: Position) -> ScanError {
+    if pos.row >= record.rows() || pos.col >= record.cols() {
+        ScanError::Outside(pos)
+    } else {
+        ScanError::Repeated(pos)
     }
 }
 
@@ -174,17 +229,33 @@ impl<'a> Scan<'a> {
         self.probe_checked(pos, source)
     }
 
+    /// Probes the next unknown cells in row-major order from index `from`, as a list
+    /// strategy's sweep does: all of them up to the first ship cell when nobody watches
+    /// and a board answers (one call for a whole run of water), otherwise just the
+    /// first, so that a watched scan still sees one step per probe.
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown cell
+    /// from `from` to `i` now probed, only `i` possibly a hit; `Ok(None)` when no unknown
+    /// cell is left at or after `from`.
+    pub fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
+        if let (Oracle::Board(board), None) = (&self.oracle, &self.observer) {
+            return Ok(self.record.sweep(from, board));
+        }
+        let cols = self.cols();
+        let cells = self.rows() * cols;
+        let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
+            return Ok(None);
+        };
+        let hit = self.probe(Position::from_index(i, cols), source)?;
+        Ok(Some((i, hit)))
+    }
+
     /// Every other probe: refuses cells outside or already known, asks the sonar, and
     /// refuses answers that contradict the rules. Kept out of line so that the fast path
     /// above stays small.
     #[inline(never)]
     fn probe_checked(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
         let Some(i) = self.record.open_index(pos) else {
-            return Err(if pos.row >= self.rows() || pos.col >= self.cols() {
-                ScanError::Outside(pos)
-            } else {
-                ScanError::Repeated(pos)
-            });
+            return Err(refused(&self.record, pos));
         };
         let hit = match &mut self.oracle {
             Oracle::Board(b) => b.is_ship(pos),
@@ -278,5 +349,53 @@ impl<'a> Scan<'a> {
     /// Pre: none. Post: the record holds every probe and elimination made.
     pub fn into_record(self) -> ScanRecord {
         self.record
+    }
+
+    /// The quiet lane, when nobody watches and a board answers; `None` otherwise.
+    /// Pre: none. Post: what is done through the lane is in this scan's record once
+    /// the lane is dropped.
+    pub fn quiet(&mut self) -> Option<QuietScan<'_>> {
+        if self.observer.is_some() {
+            return None;
+        }
+        let Oracle::Board(board) = self.oracle else { return None };
+        let ship_cells = self.ship_cells;
+        Some(QuietScan::new(&mut self.record, board, ship_cells))
+    }
+}
+
+impl Scanner for Scan<'_> {
+    fn rows(&self) -> usize {
+        Scan::rows(self)
+    }
+    fn cols(&self) -> usize {
+        Scan::cols(self)
+    }
+    fn is_done(&self) -> bool {
+        Scan::is_done(self)
+    }
+    fn state(&self, pos: Position) -> CellState {
+        Scan::state(self, pos)
+    }
+    fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
+        Scan::probe(self, pos, source)
+    }
+    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
+        Scan::sweep(self, from, source)
+    }
+    fn eliminate(&mut self, pos: Position) -> bool {
+        Scan::eliminate(self, pos)
+    }
+    fn show_list(&mut self, list: &dyn ListView) {
+        Scan::show_list(self, list)
+    }
+    fn show_likelihood(&mut self, matrix: &Likelihood) {
+        Scan::show_likelihood(self, matrix)
+    }
+    fn end_step(&mut self) {
+        Scan::end_step(self)
+    }
+    fn exhausted(&self) -> ScanError {
+        Scan::exhausted(self)
     }
 }

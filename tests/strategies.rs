@@ -134,3 +134,41 @@ fn the_reference_matrix_agrees_with_the_library_reference() {
         assert_eq!(a, recompute(rows, cols, &flat));
     }
 }
+
+/// Counts what a watched scan reports.
+#[derive(Default)]
+struct StepCounter {
+    probes: usize,
+    steps: usize,
+}
+
+impl ScanObserver for StepCounter {
+    fn probed(&mut self, _pos: Position, _source: spot_the_ships::observer::Source, _hit: bool) {
+        self.probes += 1;
+    }
+    fn step_done(&mut self, record: &ScanRecord) {
+        self.steps += 1;
+        assert_eq!(record.scans(), self.steps, "one step per probe");
+    }
+}
+
+#[test]
+fn the_quiet_lane_scans_exactly_like_a_watched_scan() {
+    // `solve` with nobody watching takes the quiet lane (row-major sweeps of whole runs
+    // of water, probes without observer calls); a watched scan goes probe by probe.
+    let mut rng = Rng::new(2026);
+    for _ in 0..400 {
+        let rows = 1 + rng.below(14) as usize;
+        let cols = 1 + rng.below(14) as usize;
+        let board = random_board(rows, cols, &mut rng).unwrap();
+        for name in NAMES {
+            let quiet = solve(strategy::by_name(name, 7).unwrap().as_mut(), &mut board.clone()).unwrap();
+            let mut counter = StepCounter::default();
+            let watched =
+                solve_observed(strategy::by_name(name, 7).unwrap().as_mut(), &mut board.clone(), &mut counter).unwrap();
+            assert_eq!(quiet.render_output(Some(&board)), watched.render_output(Some(&board)), "{name}");
+            assert_eq!((quiet.scans(), quiet.hits()), (watched.scans(), watched.hits()), "{name}");
+            assert_eq!((counter.probes, counter.steps), (watched.scans(), watched.scans()), "{name}");
+        }
+    }
+}

@@ -1,9 +1,8 @@
 //! linear: probe cells in row-major order until every ship cell is spotted.
 
-use super::ScanStrategy;
+use super::{play_on_best_lane, Plays, ScanStrategy};
 use crate::observer::Source;
-use crate::position::Position;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 
 /// Scans left to right, top to bottom.
 #[derive(Debug, Default, Clone, Copy)]
@@ -15,18 +14,20 @@ impl ScanStrategy for Linear {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        let mut next = Position::new(0, 0);
+        play_on_best_lane(self, scan)
+    }
+}
+
+impl Plays for Linear {
+    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
+        let mut next = 0;
         while !scan.is_done() {
-            if next.row >= rows {
+            // One step per probe when watched; a whole run of water per call otherwise.
+            let Some((i, _)) = scan.sweep(next, Source::Sweep)? else {
                 return Err(scan.exhausted());
-            }
-            scan.probe(next, Source::Sweep)?;
+            };
             scan.end_step();
-            next.col += 1;
-            if next.col == cols {
-                next = Position::new(next.row + 1, 0);
-            }
+            next = i + 1;
         }
         Ok(())
     }

@@ -6,12 +6,12 @@
 //! in it; the statement removes a cell from the list only when it gets blocked, so the
 //! list skips blocked entries when read instead of searching for them (O(1) per step).
 
-use super::ScanStrategy;
+use super::{play_on_best_lane, Plays, ScanStrategy};
 use crate::cellset::CellSet;
 use crate::likelihood::Likelihood;
 use crate::observer::{ListView, Source};
 use crate::position::Position;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 
 /// The probabilistic scanner: likelihood matrix plus `highProbabilityList`.
 #[derive(Debug, Default, Clone)]
@@ -97,6 +97,12 @@ impl ScanStrategy for Probabilistic {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        play_on_best_lane(self, scan)
+    }
+}
+
+impl Plays for Probabilistic {
+    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         self.matrix.reset(rows, cols);
         self.list.reset(rows, cols);

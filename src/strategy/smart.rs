@@ -3,15 +3,17 @@
 //!
 //! `boardList` is kept in O(1) per operation without a linked list. Its front part is
 //! the cells moved to the front (a stack: the top is the list's first cell); the rest is
-//! every untouched cell in row-major order (a cursor). Each cell carries a state saying
-//! which of the two parts holds it, or that it left the list; entries of the stack and
-//! cells behind the cursor whose state no longer matches are skipped when met. The
+//! every untouched cell in row-major order from a cursor. Each cell carries a state
+//! saying which of the two parts holds it, or that it left the list; stack entries whose
+//! state no longer matches are skipped when met. Once no moved cell is left, the list
+//! holds exactly the cells the scan does not know yet, so the scan's row-major sweep
+//! finds its first cell (and, unwatched, probes a whole run of water in one call). The
 //! tests compare it with a plain `Vec` implementation of the statement's list.
 
-use super::ScanStrategy;
+use super::{play_on_best_lane, Plays, ScanStrategy};
 use crate::observer::{ListView, Source};
 use crate::position::Position;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 
 /// Where a cell is in `boardList`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,9 +33,8 @@ pub struct Smart {
     place: Vec<Place>,
     /// Moved cells; the last entry is the list's first cell.
     front: Vec<u32>,
-    /// Next row-major index to consider, and its cell (kept in step, so no division).
+    /// Row-major index where the list's row-major part starts (cells before it left).
     cursor: usize,
-    cursor_cell: Position,
     /// Cells still in the list.
     len: usize,
 }
@@ -45,7 +46,6 @@ impl Smart {
         self.place.resize(rows * cols, Place::InOrder);
         self.front.clear();
         self.cursor = 0;
-        self.cursor_cell = Position::new(0, 0);
         self.len = rows * cols;
     }
 
@@ -64,27 +64,26 @@ impl Smart {
         }
     }
 
-    /// Takes the first cell out of the list.
-    fn take_first(&mut self) -> Option<Position> {
+    /// Takes the first moved cell out of the list, if any is left.
+    fn take_moved(&mut self) -> Option<Position> {
         while let Some(i) = self.front.pop() {
             if self.place_of(i as usize) == Place::Moved {
                 self.set_gone(i as usize);
                 return Some(Position::from_index(i as usize, self.cols));
             }
         }
-        while self.cursor < self.place.len() {
-            let (i, cell) = (self.cursor, self.cursor_cell);
-            self.cursor += 1;
-            self.cursor_cell.col += 1;
-            if self.cursor_cell.col == self.cols {
-                self.cursor_cell = Position::new(cell.row + 1, 0);
-            }
+        None
+    }
+
+    /// Takes the cells up to index `last` out of the row-major part (a sweep probed
+    /// them), and moves the cursor past them.
+    fn take_up_to(&mut self, last: usize) {
+        for i in self.cursor..=last {
             if self.place_of(i) == Place::InOrder {
                 self.set_gone(i);
-                return Some(cell);
             }
         }
-        None
+        self.cursor = self.cursor.max(last + 1);
     }
 
     /// Moves cell `i` to the front, if it is still in the list.
@@ -136,12 +135,29 @@ impl ScanStrategy for Smart {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        play_on_best_lane(self, scan)
+    }
+}
+
+impl Plays for Smart {
+    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         self.reset(rows, cols);
         while !scan.is_done() {
-            let Some(pos) = self.take_first() else { return Err(scan.exhausted()) };
-            let source = Source::ListFront;
-            if scan.probe(pos, source)? {
+            // With no moved cell left, every cell still in the list is unknown to the
+            // scan and the reverse, and the list is row-major from the cursor on: the
+            // scan's sweep takes its first cell (a whole run of water when unwatched).
+            let (pos, hit) = match self.take_moved() {
+                Some(pos) => (pos, scan.probe(pos, Source::ListFront)?),
+                None => {
+                    let Some((i, hit)) = scan.sweep(self.cursor, Source::ListFront)? else {
+                        return Err(scan.exhausted());
+                    };
+                    self.take_up_to(i);
+                    (Position::from_index(i, cols), hit)
+                }
+            };
+            if hit {
                 pos.for_each_diagonal(rows, cols, |d| {
                     if self.set_gone(d.index(cols)) {
                         scan.eliminate(d);
@@ -226,11 +242,15 @@ mod tests {
         let mut s = Smart::default();
         s.reset(3, 3);
         assert_eq!(s.len(), 9);
-        assert_eq!(s.take_first(), Some(Position::new(0, 0)));
+        s.take_up_to(0);
         s.move_to_front(4);
         s.move_to_front(1);
         assert_eq!(s.front(3), vec![Position::new(0, 1), Position::new(1, 1), Position::new(0, 2)]);
         assert_eq!(s.len(), 8);
+        assert_eq!(s.take_moved(), Some(Position::new(0, 1)));
+        assert_eq!(s.take_moved(), Some(Position::new(1, 1)));
+        assert_eq!(s.take_moved(), None);
+        assert_eq!((s.len(), s.cursor), (6, 1));
         assert_eq!(ListView::name(&s), "boardList");
         let _ = Silent;
     }
