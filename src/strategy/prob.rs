@@ -41,6 +41,7 @@ impl HighProbabilityList {
         self.cols = cols;
     }
 
+    #[inline]
     fn pop_live(&mut self, matrix: &Likelihood) -> Option<Position> {
         // Drop the taken entries once they are most of the vector, so that a large board
         // keeps only the live part (amortised O(1) per entry).
