@@ -121,14 +121,6 @@ impl ScanRecord {
         self.packed.get(i / CELLS_PER_WORD).map_or(CellState::Eliminated, |w| CellState::from_bits(bits_of(*w, i)))
     }
 
-    /// Overwrites the state of cell `i` (inside the board).
-    fn set_at(&mut self, i: usize, state: CellState) {
-        if let Some(w) = self.packed.get_mut(i / CELLS_PER_WORD) {
-            let shift = 2 * (i % CELLS_PER_WORD);
-            *w = (*w & !(3 << shift)) | ((state as u64) << shift);
-        }
-    }
-
     /// The row-major index of `pos` when it is inside and still unknown.
     /// Pre: none. Post: `Some(i)` exactly when `state(pos) == Unknown`.
     #[inline]
@@ -205,14 +197,11 @@ impl ScanRecord {
     /// Marks `pos` eliminated if it is still unknown.
     /// Pre: none. Post: returns true when the cell changed from `Unknown` to `Eliminated`.
     pub fn mark_eliminated(&mut self, pos: Position) -> bool {
-        if pos.row >= self.rows || pos.col >= self.cols {
-            return false;
+        let Some(i) = self.open_index(pos) else { return false };
+        if let Some(w) = self.packed.get_mut(i / CELLS_PER_WORD) {
+            // Unknown (0) becomes Eliminated (3): no bits to clear.
+            *w |= (CellState::Eliminated as u64) << (2 * (i % CELLS_PER_WORD));
         }
-        let i = pos.index(self.cols);
-        if self.state_at(i) != CellState::Unknown {
-            return false;
-        }
-        self.set_at(i, CellState::Eliminated);
         true
     }
 
