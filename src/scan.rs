@@ -75,8 +75,8 @@ pub trait Scanner {
     /// Pre: `pos` inside and unknown. Post: `Ok(hit)`, one more scan; errors leave the
     /// record unchanged.
     fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError>;
-    /// Probes the next unknown cells in row-major order from index `from` (see
-    /// [`Scan::sweep`]).
+    /// Probes the next unknown cells in row-major order from index `from`: the first one
+    /// ([`Scan::sweep`]) or all of them up to the first ship cell (the quiet lane's).
     /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
     /// cell from `from` to `i` probed, only `i` possibly a hit; `Ok(None)` when no
     /// unknown cell is left at or after `from`.
@@ -229,17 +229,12 @@ impl<'a> Scan<'a> {
         self.probe_checked(pos, source)
     }
 
-    /// Probes the next unknown cells in row-major order from index `from`, as a list
-    /// strategy's sweep does: all of them up to the first ship cell when nobody watches
-    /// and a board answers (one call for a whole run of water), otherwise just the
-    /// first, so that a watched scan still sees one step per probe.
-    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown cell
-    /// from `from` to `i` now probed, only `i` possibly a hit; `Ok(None)` when no unknown
-    /// cell is left at or after `from`.
+    /// Probes the first unknown cell in row-major order from index `from`: one step of
+    /// a list strategy's sweep, so that an observer sees one step per probe (the quiet
+    /// lane's sweep probes a whole run of water at once).
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the cell probed, the first unknown one
+    /// at or after `from`; `Ok(None)` when there is none.
     pub fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
-        if let (Oracle::Board(board), None) = (&self.oracle, &self.observer) {
-            return Ok(self.record.sweep(from, board));
-        }
         let cols = self.cols();
         let cells = self.rows() * cols;
         let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
