@@ -3,9 +3,10 @@
 //!
 //! The judge path: [`input::parse`] turns the three-line input into a [`board::Board`]
 //! of [`ship::Ship`]s and a strategy name; [`strategy::by_name`] picks a
-//! [`strategy::ScanStrategy`]; the strategy probes through a [`scan::Scan`], which asks
-//! the board only "ship or water?" ([`sonar::Sonar`]) and keeps the
-//! [`record::ScanRecord`] that is rendered into the final grid.
+//! [`strategy::ScanStrategy`]; the strategy probes through a [`scan::Scan`] (or, when
+//! nobody watches, its quiet lane [`quiet::QuietScan`]), which asks the board only
+//! "ship or water?" ([`sonar::Sonar`]) and keeps the [`record::ScanRecord`] that is
+//! rendered into the final grid.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
