@@ -160,8 +160,13 @@ impl Board {
                 self.occupied.insert(cell.index(cols));
             }
         }
+        self.count_fleet();
+    }
+
+    /// Sets the fleet (sizes, largest first) and the number of ship cells from the ships.
+    fn count_fleet(&mut self) {
         self.fleet.clear();
-        self.fleet.extend(ships.iter().map(|s| s.size));
+        self.fleet.extend(self.ships.iter().map(|s| s.size));
         self.fleet.sort_unstable_by(|a, b| b.cmp(a));
         self.ship_cells = self.fleet.iter().sum();
     }
@@ -193,10 +198,7 @@ impl Board {
                 occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
             }
         }
-        self.fleet.clear();
-        self.fleet.extend(ships.iter().map(|s| s.size));
-        self.fleet.sort_unstable_by(|a, b| b.cmp(a));
-        self.ship_cells = self.fleet.iter().sum();
+        self.count_fleet();
         Ok(())
     }
 

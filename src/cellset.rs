@@ -232,22 +232,6 @@ impl LayeredSets {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn next_member_finds_the_first_member_at_or_after() {
-        let mut rng = crate::rng::Rng::new(3);
-        for len in [0, 1, 63, 64, 65, 100, 200] {
-            let mut set = CellSet::new(len);
-            let members: Vec<bool> = (0..len).map(|_| rng.below(9) == 0).collect();
-            for (i, _) in members.iter().enumerate().filter(|(_, &m)| m) {
-                set.insert(i);
-            }
-            for from in 0..len + 70 {
-                let plain = (from..len).find(|&i| members[i]);
-                assert_eq!(set.next_member(from), plain, "len {len} from {from}");
-            }
-        }
-    }
-
     use super::*;
     use crate::rng::Rng;
     use std::collections::BTreeSet;
@@ -286,6 +270,22 @@ mod tests {
             }
             assert_eq!(s.count(), plain.iter().filter(|&&x| x).count());
             assert!(!s.any_in(5, 5));
+        }
+    }
+
+    #[test]
+    fn next_member_finds_the_first_member_at_or_after() {
+        let mut rng = crate::rng::Rng::new(3);
+        for len in [0, 1, 63, 64, 65, 100, 200] {
+            let mut set = CellSet::new(len);
+            let members: Vec<bool> = (0..len).map(|_| rng.below(9) == 0).collect();
+            for (i, _) in members.iter().enumerate().filter(|(_, &m)| m) {
+                set.insert(i);
+            }
+            for from in 0..len + 70 {
+                let plain = (from..len).find(|&i| members[i]);
+                assert_eq!(set.next_member(from), plain, "len {len} from {from}");
+            }
         }
     }
 
