@@ -14,6 +14,9 @@
 //! The measurement is run on demand (it prints, and checks nothing that could vary):
 //! `cargo test --release --test floor -- --ignored --nocapture`.
 
+mod layouts;
+
+use layouts::{block, key, path_sum, valid};
 use spot_the_ships::board::Board;
 use spot_the_ships::observer::{ScanObserver, Source};
 use spot_the_ships::placement::{Placer, STANDARD_FLEET};
@@ -21,60 +24,9 @@ use spot_the_ships::position::Position;
 use spot_the_ships::posterior::{Estimator, Settings};
 use spot_the_ships::record::CellState;
 use spot_the_ships::rng::Rng;
-use spot_the_ships::ship::{Orientation, Ship};
+use spot_the_ships::ship::Ship;
 use spot_the_ships::strategy::{by_name, solve_observed};
 use std::collections::HashMap;
-
-/// Every placement of a `size` ship on the board that avoids `blocked` cells.
-fn valid(rows: usize, cols: usize, size: usize, blocked: &[bool]) -> Vec<Ship> {
-    let orientations: &[Orientation] =
-        if size == 1 { &[Orientation::East] } else { &[Orientation::East, Orientation::South] };
-    let mut out = Vec::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            for &o in orientations {
-                let ship = Ship::new(Position::new(r, c), size, o);
-                if ship.fits(rows, cols) && ship.cells().all(|p| !blocked[p.index(cols)]) {
-                    out.push(ship);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Marks `ship` and its 8 neighbours as blocked.
-fn block(rows: usize, cols: usize, ship: &Ship, blocked: &mut [bool]) {
-    for p in ship.cells() {
-        for dr in -1i64..=1 {
-            for dc in -1i64..=1 {
-                let (r, c) = (p.row as i64 + dr, p.col as i64 + dc);
-                if r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols {
-                    blocked[r as usize * cols + c as usize] = true;
-                }
-            }
-        }
-    }
-}
-
-/// `Σ_orders Π 1/n_k` for `ships` (any order), placed largest first.
-fn path_sum(rows: usize, cols: usize, ships: &[Ship], used: &mut [bool], blocked: &[bool]) -> f64 {
-    let next = ships.iter().zip(used.iter()).filter(|(_, &u)| !u).map(|(s, _)| s.size).max();
-    let Some(size) = next else { return 1.0 };
-    let n = valid(rows, cols, size, blocked).len() as f64;
-    let mut total = 0.0;
-    for k in 0..ships.len() {
-        if used[k] || ships[k].size != size {
-            continue;
-        }
-        let mut child = blocked.to_vec();
-        block(rows, cols, &ships[k], &mut child);
-        used[k] = true;
-        total += path_sum(rows, cols, ships, used, &child) / n;
-        used[k] = false;
-    }
-    total
-}
 
 /// The probability of not getting stuck, estimated over `trials` sequential placements.
 fn not_stuck(rows: usize, cols: usize, fleet: &[usize], trials: u64) -> f64 {
@@ -95,13 +47,6 @@ fn not_stuck(rows: usize, cols: usize, fleet: &[usize], trials: u64) -> f64 {
         ok += 1;
     }
     ok as f64 / trials as f64
-}
-
-/// The layout as a sorted list of ship cells.
-fn key(ships: &[Ship], cols: usize) -> Vec<usize> {
-    let mut cells: Vec<usize> = ships.iter().flat_map(|s| s.cells().map(move |p| p.index(cols))).collect();
-    cells.sort_unstable();
-    cells
 }
 
 #[test]

@@ -1,0 +1,258 @@
+//! How many scans the best possible strategy needs, computed exactly on small boards, and
+//! how close the strategies come.
+//!
+//! Every ship cell costs one scan whatever the strategy, so a strategy is as good as the
+//! expected number of its *misses*. Let `S` be the set of layouts that agree with every
+//! answer so far. A probe is worth making only on an *informative* cell (a ship cell in
+//! some layouts of `S` and water in others): a cell every layout agrees on either costs a
+//! sure miss and tells nothing, or is a sure hit that must be scanned some time anyway
+//! and tells nothing either. So the fewest expected misses from `S` are
+//!
+//! ```text
+//! M(S) = 0                          if |S| = 1 (the layout is known)
+//! M(S) = min over informative c of  P(c water | S) (1 + M(S_water)) + P(c ship | S) M(S_ship)
+//! ```
+//!
+//! with `S_water`, `S_ship` the layouts left by each answer. `M` of the set of all layouts,
+//! weighted by the generator's law (see `layouts`), plus the fleet's cells, is the fewest
+//! scans any strategy can average on that board and fleet. The same recursion with "the
+//! most likely cell" instead of the minimum gives greedy play on the exact posterior
+//! (what `bayes` does once it counts exactly); the strategies themselves are played on
+//! every layout and their scans averaged with the same weights.
+//!
+//! The measurement runs on demand: `cargo test --release --test optimum -- --ignored
+//! --nocapture`. The plain tests check the recursion on boards small enough to reason
+//! about by hand.
+
+mod layouts;
+
+use spot_the_ships::board::Board;
+use spot_the_ships::strategy::{by_name, solve};
+use std::collections::HashMap;
+
+/// A board and fleet with every layout listed: the exact game.
+struct Game {
+    rows: usize,
+    cols: usize,
+    fleet: Vec<usize>,
+    /// The ship cells of each layout, one bit per cell (row-major).
+    masks: Vec<u64>,
+    /// The probability of each layout under the generator.
+    probs: Vec<f64>,
+    layouts: Vec<layouts::Layout>,
+}
+
+impl Game {
+    /// Lists the layouts of `fleet` on a board of at most 64 cells.
+    fn new(rows: usize, cols: usize, fleet: &[usize]) -> Game {
+        assert!(rows * cols <= 64, "one bit per cell");
+        let layouts = layouts::all(rows, cols, fleet);
+        let masks =
+            layouts.iter().map(|l| layouts::key(&l.ships, cols).iter().fold(0u64, |m, &i| m | 1 << i)).collect();
+        let probs = layouts.iter().map(|l| l.prob).collect();
+        Game { rows, cols, fleet: fleet.to_vec(), masks, probs, layouts }
+    }
+
+    fn ship_cells(&self) -> usize {
+        self.fleet.iter().sum()
+    }
+}
+
+/// Which probe the recursion makes in each set of layouts.
+#[derive(Clone, Copy, PartialEq)]
+enum Policy {
+    /// The probe with the fewest expected misses (the optimum).
+    Best,
+    /// The most likely ship cell, the first in row-major order among equals.
+    Greedy,
+}
+
+/// The recursion `M(S)` over sets of layouts, remembered by set.
+struct Misses<'g> {
+    game: &'g Game,
+    policy: Policy,
+    /// `M(S)` by a 128-bit fingerprint of `S` (two independent 64-bit hashes of its
+    /// sorted indices; among 10^9 sets, the chance of any two sharing one is about 10^-21).
+    memo: HashMap<u128, f64>,
+}
+
+impl<'g> Misses<'g> {
+    fn new(game: &'g Game, policy: Policy) -> Misses<'g> {
+        Misses { game, policy, memo: HashMap::new() }
+    }
+
+    /// Expected misses from the start of a game.
+    fn at_start(&mut self) -> f64 {
+        let all: Vec<u32> = (0..self.game.masks.len() as u32).collect();
+        self.of(&all)
+    }
+
+    /// `M(set)`; `set` is sorted.
+    fn of(&mut self, set: &[u32]) -> f64 {
+        if set.len() <= 1 {
+            return 0.0;
+        }
+        if set.len() == 2 {
+            // One informative probe tells the two apart. Each layout has cells the other
+            // lacks; a cell of the likelier one is the best probe, and greedy's too.
+            let (a, b) = (self.game.probs[set[0] as usize], self.game.probs[set[1] as usize]);
+            return a.min(b) / (a + b);
+        }
+        let print = fingerprint(set);
+        if let Some(&m) = self.memo.get(&print) {
+            return m;
+        }
+        let cells = self.game.rows * self.game.cols;
+        let mut total = 0.0;
+        let mut on = vec![0.0f64; cells];
+        let mut count = vec![0usize; cells];
+        for &k in set {
+            let (mask, p) = (self.game.masks[k as usize], self.game.probs[k as usize]);
+            total += p;
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                on[c] += p;
+                count[c] += 1;
+                bits &= bits - 1;
+            }
+        }
+        // Informative cells, most likely ship first (the first in row-major order among equals).
+        let mut candidates: Vec<usize> = (0..cells).filter(|&c| count[c] > 0 && count[c] < set.len()).collect();
+        candidates.sort_by(|&a, &b| on[b].total_cmp(&on[a]).then(a.cmp(&b)));
+        if self.policy == Policy::Greedy {
+            candidates.truncate(1);
+        }
+        let mut best = f64::INFINITY;
+        for c in candidates {
+            let water = 1.0 - on[c] / total;
+            if water >= best {
+                // Even with no miss after it, this probe cannot beat `best`; nor can any
+                // later candidate, as they come by rising chance of water.
+                break;
+            }
+            let (ship, sea): (Vec<u32>, Vec<u32>) =
+                set.iter().partition(|&&k| self.game.masks[k as usize] & (1 << c) != 0);
+            best = best.min(water * (1.0 + self.of(&sea)) + (1.0 - water) * self.of(&ship));
+        }
+        self.memo.insert(print, best);
+        best
+    }
+}
+
+/// Two independent 64-bit hashes of `set`, side by side.
+fn fingerprint(set: &[u32]) -> u128 {
+    let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for &k in set {
+        a = (a ^ u64::from(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+        b = (b.rotate_left(17) ^ u64::from(k).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).wrapping_mul(0x1656_67b1_9e37_79f9);
+    }
+    (u128::from(a) << 64) | u128::from(b ^ set.len() as u64)
+}
+
+/// The expected misses of the strategy `name`, played on every layout of `game`.
+fn played(game: &Game, name: &str) -> f64 {
+    let mut strategy = by_name(name, 2021).expect("a strategy");
+    let mut sum = 0.0;
+    for layout in &game.layouts {
+        let mut board = Board::new(game.rows, game.cols, layout.ships.clone()).expect("a valid layout");
+        strategy.reseed(0);
+        let record = solve(strategy.as_mut(), &mut board).expect("solved");
+        sum += layout.prob * (record.scans() - game.ship_cells()) as f64;
+    }
+    sum
+}
+
+#[test]
+fn one_ship_in_a_row_of_three_needs_a_third_of_a_miss() {
+    // 1 x 3, one 1-cell ship, a third of a chance on each cell. Probing in turn misses
+    // 0, 1 or 2 times (after two misses the last cell is a sure hit), 1 on average; no
+    // order does better, and greedy play is one of them.
+    let game = Game::new(1, 3, &[1]);
+    assert_eq!(game.masks.len(), 3);
+    let best = Misses::new(&game, Policy::Best).at_start();
+    let greedy = Misses::new(&game, Policy::Greedy).at_start();
+    assert!((best - 1.0).abs() < 1e-12, "best {best}");
+    assert!((greedy - 1.0).abs() < 1e-12, "greedy {greedy}");
+}
+
+#[test]
+fn a_two_cell_ship_in_a_row_of_three_is_found_by_its_middle() {
+    // 1 x 3, one 2-cell ship: (0,0)-(0,1) or (0,1)-(0,2), even odds. The middle cell is
+    // always a ship cell; the best probe is an end cell: half the time a miss, which
+    // settles it. Nothing does better than 1/2.
+    let game = Game::new(1, 3, &[2]);
+    assert_eq!(game.masks.len(), 2);
+    let best = Misses::new(&game, Policy::Best).at_start();
+    assert!((best - 0.5).abs() < 1e-12, "best {best}");
+}
+
+#[test]
+fn a_three_cell_ship_in_a_row_of_four_or_five() {
+    // 1 x 4, one 3-cell ship placed at (0,0) or (0,1), even odds: every informative cell
+    // is a coin toss, 1/2 a miss.
+    let game = Game::new(1, 4, &[3]);
+    assert!((Misses::new(&game, Policy::Best).at_start() - 0.5).abs() < 1e-12);
+    // 1 x 5, one 3-cell ship at (0,0), (0,1) or (0,2): cells 1..=3 are likelier, but only
+    // the ends (a third each) and (0,1)/(0,3) (two thirds) are informative; probing
+    // (0,1) misses 1/3 and leaves two layouts told apart by an end cell (1/2 of 2/3
+    // more): 1/3 + 2/3 * 1/2 = 2/3. Probing an end cell (0,0) misses 2/3 of the time,
+    // then (0,4) tells the other two apart: 2/3 + 2/3 * 1/2 = 1. Best 2/3.
+    let game = Game::new(1, 5, &[3]);
+    let best = Misses::new(&game, Policy::Best).at_start();
+    assert!((best - 2.0 / 3.0).abs() < 1e-12, "best {best}");
+}
+
+#[test]
+fn the_optimum_is_at_most_every_strategy_and_greedy() {
+    let game = Game::new(4, 4, &[2, 1]);
+    let best = Misses::new(&game, Policy::Best).at_start();
+    let greedy = Misses::new(&game, Policy::Greedy).at_start();
+    assert!(best <= greedy + 1e-9, "best {best} greedy {greedy}");
+    for name in ["linear", "smart", "prob", "random", "parity", "bayes"] {
+        let m = played(&game, name);
+        assert!(best <= m + 1e-9, "{name}: {m} misses, below the optimum {best}");
+    }
+    // bayes counts exactly on a board this small and plays the most likely cell: it is
+    // greedy play, up to ties.
+    let bayes = played(&game, "bayes");
+    assert!((bayes - greedy).abs() < 0.05, "bayes {bayes} greedy {greedy}");
+}
+
+/// The boards and fleets measured by default: those whose optimum takes under a minute
+/// (`OPTIMUM_CASES="4x5 2,1,1;6x6 3,2,1 greedy"` measures others; `greedy` skips the
+/// optimum).
+const CASES: &str = "3x4 2,1,1;3x5 3,1;4x4 1,1,1;4x4 2,1;4x4 2,2;4x4 3,1;3x6 3,2,1;4x5 2,1;4x5 3,1";
+
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn optimum_on_small_boards() {
+    let spec = std::env::var("OPTIMUM_CASES").unwrap_or_else(|_| CASES.to_string());
+    println!(
+        "| board | fleet | layouts | optimum | greedy, exact | bayes | parity | prob | greedy, bayes above optimum |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for case in spec.split(';').filter(|c| !c.trim().is_empty()) {
+        let words: Vec<&str> = case.split_whitespace().collect();
+        let dims: Vec<usize> = words[0].split('x').map(|n| n.parse().expect("ROWSxCOLS")).collect();
+        let fleet: Vec<usize> = words[1].split(',').map(|n| n.parse().expect("a fleet like 3,2,1")).collect();
+        let game = Game::new(dims[0], dims[1], &fleet);
+        let cells = game.ship_cells() as f64;
+        let optimum = (words.get(2) != Some(&"greedy")).then(|| cells + Misses::new(&game, Policy::Best).at_start());
+        let greedy = cells + Misses::new(&game, Policy::Greedy).at_start();
+        let [bayes, parity, prob] = ["bayes", "parity", "prob"].map(|name| cells + played(&game, name));
+        let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+        println!(
+            "| {} | {} | {} | {} | {greedy:.3} | {bayes:.3} | {parity:.3} | {prob:.3} | {} |",
+            words[0],
+            words[1],
+            game.masks.len(),
+            show(optimum),
+            optimum.map_or("-".to_string(), |o| format!(
+                "{:.1}%, {:.1}%",
+                100.0 * (greedy - o) / o,
+                100.0 * (bayes - o) / o
+            )),
+        );
+    }
+}
