@@ -63,9 +63,13 @@ impl Game {
 enum Policy {
     /// The probe with the fewest expected misses (the optimum).
     Best,
-    /// The most likely ship cell, the first in row-major order among equals.
-    Greedy,
+    /// The probe with the fewest expected misses among the `k` most likely ship cells
+    /// (the first in row-major order among equals): `Likeliest(1)` is greedy play.
+    Likeliest(usize),
 }
+
+/// Greedy play: the most likely ship cell.
+const GREEDY: Policy = Policy::Likeliest(1);
 
 /// The recursion `M(S)` over sets of layouts, remembered by set.
 struct Misses<'g> {
@@ -120,8 +124,8 @@ impl<'g> Misses<'g> {
         // Informative cells, most likely ship first (the first in row-major order among equals).
         let mut candidates: Vec<usize> = (0..cells).filter(|&c| count[c] > 0 && count[c] < set.len()).collect();
         candidates.sort_by(|&a, &b| on[b].total_cmp(&on[a]).then(a.cmp(&b)));
-        if self.policy == Policy::Greedy {
-            candidates.truncate(1);
+        if let Policy::Likeliest(k) = self.policy {
+            candidates.truncate(k);
         }
         let mut best = f64::INFINITY;
         for c in candidates {
@@ -171,7 +175,7 @@ fn one_ship_in_a_row_of_three_needs_a_third_of_a_miss() {
     let game = Game::new(1, 3, &[1]);
     assert_eq!(game.masks.len(), 3);
     let best = Misses::new(&game, Policy::Best).at_start();
-    let greedy = Misses::new(&game, Policy::Greedy).at_start();
+    let greedy = Misses::new(&game, GREEDY).at_start();
     assert!((best - 1.0).abs() < 1e-12, "best {best}");
     assert!((greedy - 1.0).abs() < 1e-12, "greedy {greedy}");
 }
@@ -207,8 +211,11 @@ fn a_three_cell_ship_in_a_row_of_four_or_five() {
 fn the_optimum_is_at_most_every_strategy_and_greedy() {
     let game = Game::new(4, 4, &[2, 1]);
     let best = Misses::new(&game, Policy::Best).at_start();
-    let greedy = Misses::new(&game, Policy::Greedy).at_start();
-    assert!(best <= greedy + 1e-9, "best {best} greedy {greedy}");
+    let top3 = Misses::new(&game, Policy::Likeliest(3)).at_start();
+    let greedy = Misses::new(&game, GREEDY).at_start();
+    // Each searches a subset of the probes the one before it searches.
+    assert!(best <= top3 + 1e-9 && top3 <= greedy + 1e-9, "best {best} top3 {top3} greedy {greedy}");
+    assert!(best < greedy - 0.05, "on this board greedy play is not the best");
     for name in ["linear", "smart", "prob", "random", "parity", "bayes"] {
         let m = played(&game, name);
         assert!(best <= m + 1e-9, "{name}: {m} misses, below the optimum {best}");
@@ -220,39 +227,37 @@ fn the_optimum_is_at_most_every_strategy_and_greedy() {
 }
 
 /// The boards and fleets measured by default: those whose optimum takes under a minute
-/// (`OPTIMUM_CASES="4x5 2,1,1;6x6 3,2,1 greedy"` measures others; `greedy` skips the
-/// optimum).
-const CASES: &str = "3x4 2,1,1;3x5 3,1;4x4 1,1,1;4x4 2,1;4x4 2,2;4x4 3,1;3x6 3,2,1;4x5 2,1;4x5 3,1";
+/// (`OPTIMUM_CASES="5x5 3,2,1 no-optimum;6x6 3,1 no-optimum"` measures others;
+/// `no-optimum` skips the optimum, which takes over 10 minutes and 2 GB from 5x5 boards
+/// on).
+const CASES: &str = "3x4 2,1,1;3x5 3,1;4x4 1,1,1;4x4 2,1;4x4 2,2;4x4 3,1;3x6 3,2,1;4x5 2,1;4x5 3,1;4x5 2,1,1";
 
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn optimum_on_small_boards() {
     let spec = std::env::var("OPTIMUM_CASES").unwrap_or_else(|_| CASES.to_string());
-    println!(
-        "| board | fleet | layouts | optimum | greedy, exact | bayes | parity | prob | greedy, bayes above optimum |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("Expected scans; the last two columns: greedy's and bayes' scans above the best possible.");
+    println!("| board | fleet | layouts | best possible | best of the 3 likeliest | greedy, exact | bayes | parity | prob | greedy | bayes |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for case in spec.split(';').filter(|c| !c.trim().is_empty()) {
         let words: Vec<&str> = case.split_whitespace().collect();
         let dims: Vec<usize> = words[0].split('x').map(|n| n.parse().expect("ROWSxCOLS")).collect();
         let fleet: Vec<usize> = words[1].split(',').map(|n| n.parse().expect("a fleet like 3,2,1")).collect();
         let game = Game::new(dims[0], dims[1], &fleet);
         let cells = game.ship_cells() as f64;
-        let optimum = (words.get(2) != Some(&"greedy")).then(|| cells + Misses::new(&game, Policy::Best).at_start());
-        let greedy = cells + Misses::new(&game, Policy::Greedy).at_start();
+        let scans = |policy| cells + Misses::new(&game, policy).at_start();
+        let best = (words.get(2) != Some(&"no-optimum")).then(|| scans(Policy::Best));
+        let [top3, greedy] = [Policy::Likeliest(3), GREEDY].map(scans);
         let [bayes, parity, prob] = ["bayes", "parity", "prob"].map(|name| cells + played(&game, name));
-        let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+        let above = |v: f64| best.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * (v - b) / b));
         println!(
-            "| {} | {} | {} | {} | {greedy:.3} | {bayes:.3} | {parity:.3} | {prob:.3} | {} |",
+            "| {} | {} | {} | {} | {top3:.3} | {greedy:.3} | {bayes:.3} | {parity:.3} | {prob:.3} | {} | {} |",
             words[0],
             words[1],
             game.masks.len(),
-            show(optimum),
-            optimum.map_or("-".to_string(), |o| format!(
-                "{:.1}%, {:.1}%",
-                100.0 * (greedy - o) / o,
-                100.0 * (bayes - o) / o
-            )),
+            best.map_or("-".to_string(), |b| format!("{b:.3}")),
+            above(greedy),
+            above(bayes),
         );
     }
 }
