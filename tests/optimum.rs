@@ -27,6 +27,8 @@
 mod layouts;
 
 use spot_the_ships::board::Board;
+use spot_the_ships::placement::Placer;
+use spot_the_ships::rng::Rng;
 use spot_the_ships::strategy::{by_name, solve};
 use std::collections::HashMap;
 
@@ -165,6 +167,30 @@ fn played(game: &Game, name: &str) -> f64 {
         sum += layout.prob * (record.scans() - game.ship_cells()) as f64;
     }
     sum
+}
+
+#[test]
+fn every_layout_is_listed_once_with_the_generators_probability() {
+    // 3 x 4, ships 2, 1 and 1: 64 layouts, each drawn often enough in 40,000 placements.
+    let (rows, cols, fleet) = (3, 4, [2, 1, 1]);
+    let listed = layouts::all(rows, cols, &fleet);
+    let probs: HashMap<Vec<usize>, f64> = listed.iter().map(|l| (layouts::key(&l.ships, cols), l.prob)).collect();
+    assert_eq!(probs.len(), listed.len(), "a layout is listed twice");
+    assert!((probs.values().sum::<f64>() - 1.0).abs() < 1e-9);
+    let mut placer = Placer::new(rows, cols);
+    let draws = 40_000;
+    let mut seen: HashMap<Vec<usize>, usize> = HashMap::new();
+    for i in 0..draws {
+        let ships = placer.place_fleet(&fleet, &mut Rng::for_stream(5, i)).expect("fits");
+        *seen.entry(layouts::key(&ships, cols)).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), listed.len(), "the generator draws layouts the list lacks, or the reverse");
+    for (layout, count) in seen {
+        let p = probs.get(&layout).copied().expect("a drawn layout is listed");
+        let freq = count as f64 / draws as f64;
+        // Four standard errors of the frequency.
+        assert!((freq - p).abs() < 4.0 * (p * (1.0 - p) / draws as f64).sqrt(), "{layout:?}: {freq} vs {p}");
+    }
 }
 
 #[test]
