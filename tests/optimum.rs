@@ -15,14 +15,15 @@
 //!
 //! with `S_water`, `S_ship` the layouts left by each answer. `M` of the set of all layouts,
 //! weighted by the generator's law (see `layouts`), plus the fleet's cells, is the fewest
-//! scans any strategy can average on that board and fleet. The same recursion with "the
-//! most likely cell" instead of the minimum gives greedy play on the exact posterior
-//! (what `bayes` does once it counts exactly); the strategies themselves are played on
-//! every layout and their scans averaged with the same weights.
+//! scans any strategy can average on that board and fleet. The same recursion with the
+//! minimum taken over the `k` most likely cells only is a strategy too: for `k = 1`,
+//! greedy play on the exact posterior (what `bayes` does once it counts exactly); for
+//! `k = 3`, one close to the best that runs on larger boards. The strategies themselves
+//! are played on every layout and their scans averaged with the same weights.
 //!
 //! The measurement runs on demand: `cargo test --release --test optimum -- --ignored
-//! --nocapture`. The plain tests check the recursion on boards small enough to reason
-//! about by hand.
+//! --nocapture`. The plain tests check the layout list against the generator, and the
+//! recursion on boards small enough to reason about by hand.
 
 mod layouts;
 
@@ -39,7 +40,8 @@ struct Game {
     fleet: Vec<usize>,
     /// The ship cells of each layout, one bit per cell (row-major).
     masks: Vec<u64>,
-    /// The probability of each layout under the generator.
+    /// The probability of each layout under the generator (copied out of `layouts` for
+    /// the search's inner loop).
     probs: Vec<f64>,
     layouts: Vec<layouts::Layout>,
 }
