@@ -79,8 +79,9 @@ const GREEDY: Policy = Policy::Likeliest(1);
 struct Misses<'g> {
     game: &'g Game,
     policy: Policy,
-    /// `M(S)` by a 128-bit fingerprint of `S` (two independent 64-bit hashes of its
-    /// sorted indices; among 10^9 sets, the chance of any two sharing one is about 10^-21).
+    /// `M(S)` by a 128-bit fingerprint of `S` (two differently mixed 64-bit hashes of its
+    /// sorted indices; were fingerprints random, the chance that two of 10^9 sets share
+    /// one would be about 10^-21).
     memo: HashMap<u128, f64>,
 }
 
@@ -148,7 +149,7 @@ impl<'g> Misses<'g> {
     }
 }
 
-/// Two independent 64-bit hashes of `set`, side by side.
+/// Two differently mixed 64-bit hashes of `set`, side by side.
 fn fingerprint(set: &[u32]) -> u128 {
     let (mut a, mut b) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
     for &k in set {
