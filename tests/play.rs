@@ -179,7 +179,7 @@ fn a_diagonal_hit_is_a_contradiction_naming_the_cells() {
     // linear asks (0,0) (0,1) (0,2) (1,0) (1,1): a hit at (1,1) touches (0,0).
     let out = play(&["--rows", "3", "--cols", "3", "--cells", "3", "--strategy", "linear"], "1\n0\n0\n0\n1\n");
     let err = refused(&out);
-    assert!(err.starts_with("error: contradiction: ") && err.contains("(1,1)") && err.contains("(0,0)"), "{err}");
+    assert!(err.starts_with("error: play: contradiction: ") && err.contains("(1,1)") && err.contains("(0,0)"), "{err}");
 }
 
 #[test]

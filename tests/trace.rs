@@ -413,7 +413,10 @@ fn help_prints_usage_and_the_format() {
         let out = common::run(&["trace", flag], b"");
         assert_eq!(out.status.code(), Some(0));
         let text = String::from_utf8(out.stdout).unwrap();
-        assert!(text.contains("spot-the-ships trace [--color auto|always|never] [--seed S]"));
+        assert!(text.contains("spot-the-ships trace [OPTIONS] [FILE]"), "{text}");
+        for part in ["--color WHEN", "auto", "always", "never", "--seed S", "--strategy NAME"] {
+            assert!(text.contains(part), "{part} missing from {text}");
+        }
         assert!(text.contains("boardList") && text.contains("highProbabilityList") && text.contains("judge output:"));
         assert!(out.stderr.is_empty());
     }

@@ -1,8 +1,8 @@
 //! `advise`: reads a game in progress (a grid of `.`, `X`, `+`) and tells how likely
 //! each cell is to hold a ship, which cell to probe next, and which cells are settled.
 
-use super::args::{switch, value, Flags};
-use super::{read_all, CliError, Streams};
+use super::args::{Command, Flag, Operands, Parsed};
+use super::{read_input, CliError, Streams};
 use crate::likelihood::Likelihood;
 use crate::placement::{parse_fleet, Placer, STANDARD_FLEET};
 use crate::position::Position;
@@ -12,64 +12,59 @@ use crate::state::{self, Deduction, StateGrid};
 use crate::strategy::DEFAULT_SEED;
 use std::fmt::Write as _;
 
-const COMMAND: &str = "spot-the-ships advise";
-
 /// Layouts drawn when bayes must sample (one advice, not a game: it can afford many).
 const SAMPLES: usize = 20_000;
 
-/// The `--help` text.
-fn help() -> String {
-    format!(
-        "\
-spot-the-ships advise: where to probe next in a game in progress
+const FLAGS: &[Flag] = &[
+    Flag::value("--fleet", "LIST", "ship sizes, e.g. 5,4,3,3,2,2,1,1; every ship of the bay,\nfound or not"),
+    Flag::value("--strategy", "NAME", "prob: the statement's likelihood scores (default without\n--fleet); bayes: the probability of a ship on each cell\ngiven the fleet (default with --fleet; fleet\n5,4,3,3,2,2,1,1 when none is given)"),
+    Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list").default("2021"),
+];
 
-USAGE
-  spot-the-ships advise [--fleet LIST] [--strategy prob|bayes] [--seed S] < state.txt
-
+/// `advise`'s command line.
+pub const COMMAND: Command = Command {
+    name: "advise",
+    summary: "where to probe next in a game in progress",
+    usage: &["advise [OPTIONS] [FILE]     (or standard input: < state.txt)"],
+    groups: &[("OPTIONS", FLAGS)],
+    operands: Operands::File,
+    after: "\
 INPUT
-  The game so far, one line per row, one character per cell:
+  The game so far (FILE or standard input), one line per row, one character per
+  cell:
     .  unknown        X  water (a miss, or known water)        +  a hit
   All rows equally long; CRLF line ends and a final empty line are fine.
 
-FLAGS
-  --fleet LIST      ship sizes, e.g. 5,4,3,3,2,2,1,1; every ship of the bay, found
-                    or not
-  --strategy NAME   prob: the statement's likelihood scores (default without --fleet)
-                    bayes: the probability of a ship on each cell given the fleet
-                    (default with --fleet; fleet 5,4,3,3,2,2,1,1 when none is given)
-  --seed S          seed of bayes's sampling when the layouts are too many to list
-                    (default {DEFAULT_SEED})
-  --help            print this text
-
 OUTPUT
-  prob:  `likelihood (...)` and the statement's matrix: row score + column score over
-         the cells not blocked, -1 for blocked cells (X, + and the diagonal neighbours
-         of hits, which are water since ships never touch), right-aligned.
-         suggest: a certain ship cell if any, else the unknown N/E/S/W neighbour of a
-         hit with the highest score (prob's list), else the highest score; ties go to
-         the first cell in row-major order.
-  bayes: `ship probability (percent, ...)`: a percentage per cell (100 for hits, 0 for
-         water; cells neither certain show 1 to 99), exact when the layouts of the
-         fleet that agree with the grid are few, estimated by sampling otherwise.
-         suggest: the unknown cell most likely to be a ship.
+  prob:  `likelihood (...)` and the statement's matrix: row score + column score
+         over the cells not blocked, -1 for blocked cells (X, + and the diagonal
+         neighbours of hits, which are water since ships never touch),
+         right-aligned. suggest: a certain ship cell if any, else the unknown
+         N/E/S/W neighbour of a hit with the highest score (prob's list), else
+         the highest score; ties go to the first cell in row-major order.
+  bayes: `ship probability (percent, ...)`: a percentage per cell (100 for hits,
+  0 for
+         water; cells neither certain show 1 to 99), exact when the layouts of
+         the fleet that agree with the grid are few, estimated by sampling
+         otherwise. suggest: the unknown cell most likely to be a ship.
   Then, for both, lines
-    suggest: (r,c)                       or `suggest: none` when no cell is worth it
-    certain water: (r,c) (r,c) ...       unknown cells that cannot hold a ship
-    certain ship: (r,c) ...              unknown cells that must hold a ship
-  (rows and columns from 0; `none` when empty). The rules used: diagonals of hits
-  are water; a run of hits closed by water is a whole ship; a run as long as the
-  longest ship not yet whole is whole too (its ends are water); with a fleet, once
-  all its cells are hit everything else is water, and a run shorter than every ship
-  left that can grow only one way grows there.
+    suggest: (r,c)                       or `suggest: none` when no cell is
+    worth it certain water: (r,c) (r,c) ...       unknown cells that cannot hold
+    a ship certain ship: (r,c) ...              unknown cells that must hold a
+    ship
+  (rows and columns from 0; `none` when empty). The rules used: diagonals of
+  hits are water; a run of hits closed by water is a whole ship; a run as long
+  as the longest ship not yet whole is whole too (its ends are water); with a
+  fleet, once all its cells are hit everything else is water, and a run shorter
+  than every ship left that can grow only one way grows there.
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
   empty input, rows of different lengths, a character other than . X +, hits
-  touching diagonally, a line of hits longer than 5 or than the longest ship, more
-  hits than the fleet's ship cells, a whole ship the fleet has no room for, and any
-  grid no layout of the fleet agrees with (bayes).
-"
-    )
-}
+  touching diagonally, a line of hits longer than 5 or than the longest ship,
+  more hits than the fleet's ship cells, a whole ship the fleet has no room for,
+  and any grid no layout of the fleet agrees with (bayes).
+",
+};
 
 /// The two ways of advising.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,27 +76,18 @@ enum Mode {
 /// Runs `advise`.
 /// Pre: none. Post: on `Ok`, stdout holds the matrix, the suggestion and the certain
 /// cells (or the usage text); on `Err`, nothing was written.
-pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
-    let spec = [value("--fleet"), value("--strategy"), value("--seed"), switch("--help"), switch("-h")];
-    let flags = Flags::parse(args, &spec, COMMAND)?;
-    if flags.has("--help") || flags.has("-h") {
-        io.stdout.write_all(help().as_bytes())?;
-        return Ok(());
-    }
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let fleet = match flags.text("--fleet") {
         Some(text) => Some(parse_fleet(text).map_err(|e| CliError::Usage(format!("--fleet: {e}")))?),
         None => None,
     };
-    let mode = match flags.text("--strategy") {
+    let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
         None if fleet.is_some() => Mode::Bayes,
         None | Some("prob") => Mode::Prob,
-        Some("bayes") => Mode::Bayes,
-        Some(other) => {
-            return Err(CliError::Usage(format!("{COMMAND}: --strategy must be prob or bayes, not `{other}`")))
-        }
+        Some(_) => Mode::Bayes,
     };
-    let seed = flags.get("--seed", DEFAULT_SEED)?;
-    let bytes = read_all(io.stdin)?;
+    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+    let bytes = read_input(flags, io, "`spot-the-ships advise --help` for the format")?;
     let grid = state::parse(&bytes).map_err(|e| CliError::Invalid(e.to_string()))?;
     if let Some(sizes) = fleet.as_deref().or((mode == Mode::Bayes).then_some(&STANDARD_FLEET[..])) {
         Placer::new(grid.rows(), grid.cols()).check_fleet(sizes)?;

@@ -1,99 +1,366 @@
-//! A small command-line flag reader: `--name value`, `--name=value` and bare switches.
+//! The command line of every command, from one table per command: the same [`Command`]
+//! value parses the arguments ([`Command::parse`]) and writes the help ([`Command::help`]),
+//! so the two never drift apart.
+//!
+//! Flags are written `--name value`, `--name=value`, or alone for switches; `-h` and
+//! `--help` work everywhere; `--` ends the flags (what follows is the command's operands,
+//! for `check -- PROGRAM ARGS`). An unknown flag lists the command's flags and suggests
+//! the nearest; a bad value says what was expected (`--games: expected a whole number,
+//! got 1e6`).
 
 use super::CliError;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::str::FromStr;
 
-/// How a command's flag is written.
+/// One flag of a command: how it is written, what it takes, and its line of help.
 #[derive(Debug, Clone, Copy)]
-pub struct FlagSpec {
-    /// The flag, with its dashes (`--rows`).
+pub(crate) struct Flag {
+    /// The flag with its dashes (`--games`).
     pub name: &'static str,
-    /// True when the flag takes a value.
-    pub takes_value: bool,
+    /// The name of its value in the help (`N`), or `None` for a switch.
+    pub value: Option<&'static str>,
+    /// What it does; more lines after `\n`.
+    pub help: &'static str,
+    /// The value used when the flag is absent, shown in the help.
+    pub default: Option<&'static str>,
+    /// True when the flag may be given more than once (each value is kept).
+    pub repeatable: bool,
 }
 
-/// A flag that takes a value.
-pub const fn value(name: &'static str) -> FlagSpec {
-    FlagSpec { name, takes_value: true }
+impl Flag {
+    /// A flag that takes a value.
+    pub const fn value(name: &'static str, value: &'static str, help: &'static str) -> Flag {
+        Flag { name, value: Some(value), help, default: None, repeatable: false }
+    }
+
+    /// A flag that stands alone.
+    pub const fn switch(name: &'static str, help: &'static str) -> Flag {
+        Flag { name, value: None, help, default: None, repeatable: false }
+    }
+
+    /// The same flag with a default value.
+    pub const fn default(self, default: &'static str) -> Flag {
+        Flag { default: Some(default), ..self }
+    }
 }
 
-/// A flag that stands alone.
-pub const fn switch(name: &'static str) -> FlagSpec {
-    FlagSpec { name, takes_value: false }
+/// The help flag every command has.
+const HELP: Flag = Flag::switch("--help", "print this help (also -h)");
+
+/// What a command takes besides its flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Operands {
+    /// Nothing.
+    None,
+    /// At most one file to read instead of standard input (`-` is standard input).
+    File,
+    /// Words after `--` (a program and its arguments).
+    AfterDashes,
 }
 
-/// The flags given to one command.
+/// A command of the program: its name, help text and flags.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Command {
+    /// The command's name (`simulate`); empty for the judge, the default command.
+    pub name: &'static str,
+    /// One line saying what it does.
+    pub summary: &'static str,
+    /// Usage lines, each after `spot-the-ships `.
+    pub usage: &'static [&'static str],
+    /// The flags, in groups: a heading and its flags.
+    pub groups: &'static [(&'static str, &'static [Flag])],
+    /// What it takes besides flags.
+    pub operands: Operands,
+    /// More help, after the flags (input and output formats, protocols, errors).
+    pub after: &'static str,
+}
+
+/// The arguments of one command, read against its table.
 #[derive(Debug, Default)]
-pub struct Flags {
-    values: HashMap<&'static str, String>,
+pub(crate) struct Parsed {
+    values: HashMap<&'static str, Vec<String>>,
+    defaults: HashMap<&'static str, &'static str>,
+    operands: Vec<String>,
+    help: bool,
 }
 
-impl Flags {
-    /// Reads `args` against `spec`.
-    /// Pre: none. Post: `Err(Usage)` for an unknown flag, a missing value, a repeated
-    /// flag or a stray argument; `command` names the command in messages.
-    pub fn parse(args: &[String], spec: &[FlagSpec], command: &str) -> Result<Flags, CliError> {
-        let mut flags = Flags::default();
+/// How a value of type `T` is described when it does not parse.
+pub(crate) trait Expected: FromStr {
+    /// What was expected, after "expected " (`a whole number`).
+    const EXPECTED: &'static str;
+}
+
+impl Expected for u64 {
+    const EXPECTED: &'static str = "a whole number";
+}
+impl Expected for u32 {
+    const EXPECTED: &'static str = "a whole number";
+}
+impl Expected for usize {
+    const EXPECTED: &'static str = "a whole number";
+}
+impl Expected for f64 {
+    const EXPECTED: &'static str = "a number";
+}
+impl Expected for String {
+    const EXPECTED: &'static str = "a word";
+}
+
+impl Command {
+    /// Every flag of the command, `--help` last.
+    pub fn flags(&self) -> impl Iterator<Item = &Flag> + '_ {
+        self.groups.iter().flat_map(|(_, flags)| flags.iter()).chain(std::iter::once(&HELP))
+    }
+
+    /// Reads `args` (without the command's name).
+    /// Pre: none. Post: `Err(Usage)` for an unknown flag (with the nearest one), a
+    /// missing value, a repeated flag that is not repeatable, or operands the command
+    /// does not take.
+    pub fn parse(&self, args: &[String]) -> Result<Parsed, CliError> {
+        let mut parsed = Parsed::default();
+        for f in self.flags() {
+            if let Some(d) = f.default {
+                parsed.defaults.insert(f.name, d);
+            }
+        }
         let mut it = args.iter();
         while let Some(arg) = it.next() {
+            if arg == "--" {
+                if self.operands != Operands::AfterDashes {
+                    return Err(CliError::Usage("`--` is not used by this command (see --help)".into()));
+                }
+                parsed.operands.extend(it.by_ref().cloned());
+                break;
+            }
+            if arg == "-h" || arg == "--help" {
+                parsed.help = true;
+                continue;
+            }
+            let is_flag = arg.starts_with('-') && arg != "-";
+            if !is_flag {
+                match self.operands {
+                    Operands::File if parsed.operands.is_empty() => parsed.operands.push(arg.clone()),
+                    Operands::File => {
+                        return Err(CliError::Usage(format!(
+                            "unexpected `{arg}`: only one input file is read (see --help)"
+                        )))
+                    }
+                    Operands::AfterDashes => {
+                        return Err(CliError::Usage(format!(
+                            "unexpected `{arg}`: put the program to run after `--` (see --help)"
+                        )))
+                    }
+                    Operands::None => {
+                        return Err(CliError::Usage(format!("unexpected argument `{arg}` (see --help)")));
+                    }
+                }
+                continue;
+            }
             let (name, inline) = match arg.split_once('=') {
                 Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
                 _ => (arg.as_str(), None),
             };
-            let Some(found) = spec.iter().find(|s| s.name == name) else {
-                let known: Vec<_> = spec.iter().map(|s| s.name).collect();
-                return Err(CliError::Usage(format!(
-                    "{command}: unknown argument `{arg}`; it accepts {} (see --help)",
-                    if known.is_empty() { "no flags".to_string() } else { known.join(", ") }
-                )));
+            let Some(flag) = self.flags().find(|f| f.name == name).copied() else {
+                return Err(CliError::Usage(self.unknown_flag(name)));
             };
-            let v = if found.takes_value {
-                match inline.or_else(|| it.next().cloned()) {
-                    Some(v) => v,
-                    None => return Err(CliError::Usage(format!("{command}: {name} needs a value"))),
+            let value = match (flag.value, inline) {
+                (Some(_), Some(v)) => v,
+                (Some(what), None) => match it.next() {
+                    Some(v) => v.clone(),
+                    None => return Err(CliError::Usage(format!("{name} needs a value ({what})"))),
+                },
+                (None, Some(_)) => return Err(CliError::Usage(format!("{name} takes no value"))),
+                (None, None) => String::new(),
+            };
+            let slot = parsed.values.entry(flag.name).or_default();
+            if !slot.is_empty() && !flag.repeatable {
+                return Err(CliError::Usage(format!("{name} given twice")));
+            }
+            slot.push(value);
+        }
+        Ok(parsed)
+    }
+
+    /// The message for an unknown flag: the nearest flag, and every flag.
+    fn unknown_flag(&self, name: &str) -> String {
+        let names: Vec<&str> = self.flags().map(|f| f.name).collect();
+        let hint = match nearest(name, &names) {
+            Some(n) => format!("did you mean `{n}`? "),
+            None => String::new(),
+        };
+        format!("unknown argument `{name}`; {hint}valid flags: {}", names.join(", "))
+    }
+
+    /// The whole help text of the command.
+    /// Pre: none. Post: ends with a newline; lines fit 80 columns where the texts do.
+    pub fn help(&self) -> String {
+        let mut out = String::new();
+        let title =
+            if self.name.is_empty() { "spot-the-ships".to_string() } else { format!("spot-the-ships {}", self.name) };
+        let _ = writeln!(out, "{title}: {}\n\nUSAGE", self.summary);
+        for u in self.usage {
+            let _ = writeln!(out, "  spot-the-ships {u}");
+        }
+        let mut groups: Vec<(&str, Vec<&Flag>)> =
+            self.groups.iter().map(|(head, flags)| (*head, flags.iter().collect())).collect();
+        match groups.iter_mut().find(|(head, _)| *head == "OPTIONS") {
+            Some((_, flags)) => flags.push(&HELP),
+            None => groups.push(("OPTIONS", vec![&HELP])),
+        }
+        let width = self.flags().map(|f| f.name.len() + f.value.map_or(0, |v| v.len() + 1)).max().unwrap_or(0);
+        for (head, flags) in groups {
+            let _ = writeln!(out, "\n{head}");
+            for f in flags {
+                let lead = match f.value {
+                    Some(v) => format!("{} {v}", f.name),
+                    None => f.name.to_string(),
+                };
+                let mut lines: Vec<String> = f.help.lines().map(str::to_string).collect();
+                if let Some(d) = f.default {
+                    let tail = format!("[default: {d}]");
+                    match lines.last_mut() {
+                        Some(last) if width + 4 + last.len() + 1 + tail.len() <= 80 => {
+                            last.push(' ');
+                            last.push_str(&tail);
+                        }
+                        _ => lines.push(tail),
+                    }
                 }
-            } else if inline.is_some() {
-                return Err(CliError::Usage(format!("{command}: {name} takes no value")));
-            } else {
-                String::new()
-            };
-            if flags.values.insert(found.name, v).is_some() {
-                return Err(CliError::Usage(format!("{command}: {name} given twice")));
+                for (k, line) in lines.iter().enumerate() {
+                    let lead = if k == 0 { lead.as_str() } else { "" };
+                    let _ = writeln!(out, "  {lead:<width$}  {line}");
+                }
             }
         }
-        Ok(flags)
+        if !self.after.is_empty() {
+            let _ = write!(out, "\n{}", self.after);
+            if !self.after.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+impl Parsed {
+    /// True when `-h` or `--help` was given.
+    pub fn wants_help(&self) -> bool {
+        self.help
     }
 
     /// True when the flag was given.
-    /// Pre: none. Post: no change.
     pub fn has(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }
 
-    /// The flag's raw value.
-    /// Pre: none. Post: `None` when absent.
+    /// The flag's value as written, else its default; `None` when neither exists.
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.values.get(name).map(String::as_str)
+        self.values.get(name).and_then(|v| v.first()).map(String::as_str).or_else(|| self.defaults.get(name).copied())
     }
 
-    /// The flag's value parsed as `T`, or `default` when absent.
-    /// Pre: none. Post: `Err(Usage)` naming the flag when the value does not parse.
-    pub fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T, CliError> {
-        match self.values.get(name) {
-            None => Ok(default),
-            Some(v) => v.parse().map_err(|_| CliError::Usage(format!("{name}: `{v}` is not a valid value"))),
+    /// The operands (file names, or the program after `--`).
+    pub fn operands(&self) -> &[String] {
+        &self.operands
+    }
+
+    /// The flag's value (or default) as `T`; `Ok(None)` when there is neither.
+    /// Pre: none. Post: `Err(Usage)` saying what was expected when it does not parse.
+    pub fn get<T: Expected>(&self, name: &str) -> Result<Option<T>, CliError> {
+        match self.text(name) {
+            None => Ok(None),
+            Some(v) => v.trim().parse().map(Some).map_err(|_| expected(name, T::EXPECTED, v)),
         }
     }
 
-    /// The flag's value parsed as `T`; the flag must be given.
+    /// As [`Parsed::get`], with `fallback` when the flag has neither value nor default.
+    /// Pre: none. Post: as `get`.
+    pub fn get_or<T: Expected>(&self, name: &str, fallback: T) -> Result<T, CliError> {
+        Ok(self.get(name)?.unwrap_or(fallback))
+    }
+
+    /// The flag's value as `T`; the flag must be given.
     /// Pre: none. Post: `Err(Usage)` when absent or unparsable.
-    pub fn require<T: FromStr>(&self, name: &str, command: &str) -> Result<T, CliError> {
-        match self.values.get(name) {
-            None => Err(CliError::Usage(format!("{command}: {name} is required (see --help)"))),
-            Some(v) => v.parse().map_err(|_| CliError::Usage(format!("{name}: `{v}` is not a valid value"))),
+    pub fn require<T: Expected>(&self, name: &str) -> Result<T, CliError> {
+        self.get(name)?.ok_or_else(|| CliError::Usage(format!("{name} is required (see --help)")))
+    }
+
+    /// The flag's value (or default), which must be one of `choices`.
+    /// Pre: none. Post: `Ok(None)` when absent without default; `Err(Usage)` listing the
+    /// choices otherwise.
+    pub fn choice(&self, name: &str, choices: &[&'static str]) -> Result<Option<&'static str>, CliError> {
+        match self.text(name) {
+            None => Ok(None),
+            Some(v) => match choices.iter().find(|c| **c == v) {
+                Some(c) => Ok(Some(c)),
+                None => Err(expected(name, &one_of(choices), v)),
+            },
         }
     }
+}
+
+/// The usage error for a value of `name` that is not what was `wanted`.
+pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> CliError {
+    CliError::Usage(format!("{name}: expected {wanted}, got `{}`", crate::input::shown(got.as_bytes())))
+}
+
+/// `a, b or c`.
+pub(crate) fn one_of(choices: &[&str]) -> String {
+    match choices.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The candidate closest to `word`, when it is close enough to be a likely typo: a
+/// prefix of it, or at most a third of its letters (at least 1, at most 3) away.
+/// Pre: none. Post: `None` when nothing is close.
+pub(crate) fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let word = word.to_ascii_lowercase();
+    let limit = (word.len() / 3).clamp(1, 3);
+    let mut best: Option<(usize, &str)> = None;
+    for &c in candidates {
+        let d = if c.starts_with(&word) && word.len() >= 3 { 0 } else { edit_distance(&word, c) };
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Edit distance between two words (bytes): insertions, deletions, substitutions and
+/// swaps of two neighbouring letters each count 1 (optimal string alignment).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let width = b.len() + 1;
+    // d[i * width + j]: distance between the first i letters of a and the first j of b.
+    let mut d: Vec<usize> = (0..(a.len() + 1) * width)
+        .map(|k| {
+            if k < width {
+                k
+            } else if k % width == 0 {
+                k / width
+            } else {
+                0
+            }
+        })
+        .collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let (x, y) = (a.get(i - 1), b.get(j - 1));
+            let at = |d: &[usize], i: usize, j: usize| d.get(i * width + j).copied().unwrap_or(usize::MAX - 1);
+            let mut v =
+                (at(&d, i - 1, j - 1) + usize::from(x != y)).min(at(&d, i - 1, j) + 1).min(at(&d, i, j - 1) + 1);
+            if i > 1 && j > 1 && x == b.get(j - 2) && a.get(i - 2) == y {
+                v = v.min(at(&d, i - 2, j - 2) + 1);
+            }
+            if let Some(cell) = d.get_mut(i * width + j) {
+                *cell = v;
+            }
+        }
+    }
+    d.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -104,26 +371,69 @@ mod tests {
         v.iter().map(|x| x.to_string()).collect()
     }
 
-    const SPEC: [FlagSpec; 3] = [value("--rows"), value("--cols"), switch("--help")];
+    const FLAGS: &[Flag] = &[
+        Flag::value("--rows", "R", "rows").default("10"),
+        Flag::value("--cols", "C", "columns"),
+        Flag::switch("--quiet", "say less"),
+    ];
+    const CMD: Command = Command {
+        name: "t",
+        summary: "a test",
+        usage: &["t [OPTIONS]"],
+        groups: &[("OPTIONS", FLAGS)],
+        operands: Operands::File,
+        after: "",
+    };
 
     #[test]
-    fn reads_both_forms() {
-        let f = Flags::parse(&s(&["--rows", "3", "--cols=4", "--help"]), &SPEC, "t").unwrap();
-        assert_eq!(f.get("--rows", 0usize).unwrap(), 3);
-        assert_eq!(f.require::<usize>("--cols", "t").unwrap(), 4);
-        assert!(f.has("--help"));
-        assert_eq!(f.get("--missing", 7u8).unwrap(), 7);
-        assert_eq!(f.text("--rows"), Some("3"));
+    fn reads_both_forms_defaults_and_operands() {
+        let p = CMD.parse(&s(&["--cols=4", "--quiet", "in.txt"])).unwrap();
+        assert_eq!(p.get::<usize>("--rows").unwrap(), Some(10));
+        assert_eq!(p.require::<usize>("--cols").unwrap(), 4);
+        assert!(p.has("--quiet") && !p.has("--rows") && !p.wants_help());
+        assert_eq!(p.operands(), &["in.txt".to_string()]);
+        assert!(CMD.parse(&s(&["-h"])).unwrap().wants_help());
+        assert_eq!(CMD.parse(&s(&["-"])).unwrap().operands(), &["-".to_string()]);
     }
 
     #[test]
-    fn refuses_bad_flags() {
-        assert!(Flags::parse(&s(&["--nope"]), &SPEC, "t").is_err());
-        assert!(Flags::parse(&s(&["--rows"]), &SPEC, "t").is_err());
-        assert!(Flags::parse(&s(&["--rows", "1", "--rows", "2"]), &SPEC, "t").is_err());
-        assert!(Flags::parse(&s(&["--help=x"]), &SPEC, "t").is_err());
-        let f = Flags::parse(&s(&["--rows", "x"]), &SPEC, "t").unwrap();
-        assert!(f.get("--rows", 0usize).is_err());
-        assert!(f.require::<usize>("--cols", "t").is_err());
+    fn refuses_bad_flags_and_says_what_was_expected() {
+        let e = CMD.parse(&s(&["--rowz", "3"])).unwrap_err().to_string();
+        assert!(e.contains("unknown argument `--rowz`") && e.contains("did you mean `--rows`?"), "{e}");
+        assert!(e.contains("--help"), "{e}");
+        assert!(CMD.parse(&s(&["--cols"])).unwrap_err().to_string().contains("needs a value (C)"));
+        assert!(CMD.parse(&s(&["--cols", "1", "--cols", "2"])).unwrap_err().to_string().contains("given twice"));
+        assert!(CMD.parse(&s(&["--quiet=x"])).is_err());
+        assert!(CMD.parse(&s(&["a", "b"])).is_err());
+        assert!(CMD.parse(&s(&["--", "x"])).is_err());
+        let p = CMD.parse(&s(&["--cols", "1e6"])).unwrap();
+        assert_eq!(p.get::<u64>("--cols").unwrap_err().to_string(), "--cols: expected a whole number, got `1e6`");
+        assert!(p.require::<u64>("--nope").is_err());
+        assert_eq!(
+            p.choice("--cols", &["a", "b", "c"]).unwrap_err().to_string(),
+            "--cols: expected a, b or c, got `1e6`"
+        );
+    }
+
+    #[test]
+    fn help_is_made_from_the_table() {
+        let h = CMD.help();
+        assert!(h.starts_with("spot-the-ships t: a test\n\nUSAGE\n  spot-the-ships t [OPTIONS]\n"), "{h}");
+        for f in FLAGS {
+            assert!(h.contains(f.name), "{h}");
+        }
+        assert!(h.contains("[default: 10]") && h.contains("--help"), "{h}");
+    }
+
+    #[test]
+    fn nearest_finds_typos_only() {
+        let names = ["simulate", "generate", "trace", "advise", "play"];
+        assert_eq!(nearest("simulat", &names), Some("simulate"));
+        assert_eq!(nearest("trcae", &names), Some("trace"));
+        assert_eq!(nearest("sim", &names), Some("simulate"));
+        assert_eq!(nearest("zzzzzz", &names), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("trcae", "trace"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

@@ -1,6 +1,6 @@
 //! `generate`: a valid judge input with ships placed at random.
 
-use super::args::{switch, value, Flags};
+use super::args::{Command, Flag, Operands, Parsed};
 use super::{CliError, Streams};
 use crate::board::Board;
 use crate::placement::{parse_fleet, Placer, STANDARD_FLEET};
@@ -8,58 +8,48 @@ use crate::rng::Rng;
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
 
-const HELP: &str = "\
-spot-the-ships generate: print a random valid judge input
+const FLAGS: &[Flag] = &[
+    Flag::value("--rows", "R", "board rows (at most 100,000,000 cells in all)"),
+    Flag::value("--cols", "C", "board columns"),
+    Flag::value("--fleet", "LIST", "ship sizes, largest first or not (default 5,4,3,3,2,2,1,1)"),
+    Flag::value("--density", "F", "instead of a fleet: ships of mixed sizes until about F of\nthe cells hold ships (random placement jams near 0.27)"),
+    Flag::value("--strategy", "NAME", "first line of the input").default("prob"),
+    Flag::value("--seed", "S", "random seed: the same seed gives the same output").default("2021"),
+];
 
-USAGE
-  spot-the-ships generate --rows R --cols C [--fleet LIST | --density F]
-                          [--strategy NAME] [--seed S]
-
-  --rows R, --cols C  board size (at most 100,000,000 cells)
-  --fleet LIST        ship sizes, e.g. 5,4,3,3,2,2,1,1 (the default)
-  --density F         instead of a fleet: ships of mixed sizes until about F of the
-                      cells hold ships (random placement jams near 0.27)
-  --strategy NAME     first line of the input (default prob)
-  --seed S            random seed (default 2021): the same seed gives the same output
-
-Ships are placed largest first, each uniformly among the placements still valid (in
-the board, not touching any ship); a fleet that gets stuck starts again. A fleet that
-cannot fit gives an error.
-";
+/// `generate`'s command line.
+pub const COMMAND: Command = Command {
+    name: "generate",
+    summary: "print a random valid judge input",
+    usage: &["generate --rows R --cols C [--fleet LIST | --density F] [...]"],
+    groups: &[("OPTIONS", FLAGS)],
+    operands: Operands::None,
+    after: "\
+Ships are placed largest first, each uniformly among the placements still valid
+(in the board, not touching any ship); a fleet that gets stuck starts again. A
+fleet that cannot fit gives an error.
+",
+};
 
 /// Prints a random judge input.
 /// Pre: none. Post: on `Ok`, stdout holds a valid judge input.
-pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
-    let spec = [
-        value("--rows"),
-        value("--cols"),
-        value("--fleet"),
-        value("--density"),
-        value("--strategy"),
-        value("--seed"),
-        switch("--help"),
-    ];
-    let flags = Flags::parse(args, &spec, "generate")?;
-    if flags.has("--help") {
-        io.stdout.write_all(HELP.as_bytes())?;
-        return Ok(());
-    }
-    let rows: usize = flags.require("--rows", "generate")?;
-    let cols: usize = flags.require("--cols", "generate")?;
-    Board::check_size(rows, cols).map_err(|e| CliError::Usage(format!("generate: {e}")))?;
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let rows: usize = flags.require("--rows")?;
+    let cols: usize = flags.require("--cols")?;
+    Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
     let name = flags.text("--strategy").unwrap_or("prob");
     if !strategy::NAMES.contains(&name) {
         return Err(CliError::Usage(format!(
-            "generate: unknown strategy `{name}`; valid names: {}",
+            "--strategy: unknown strategy `{name}`; valid names: {}",
             strategy::NAMES.join(", ")
         )));
     }
-    let mut rng = Rng::new(flags.get("--seed", DEFAULT_SEED)?);
+    let mut rng = Rng::new(flags.get_or("--seed", DEFAULT_SEED)?);
     let mut placer = Placer::new(rows, cols);
     let ships = match (flags.text("--fleet"), flags.text("--density")) {
-        (Some(_), Some(_)) => return Err(CliError::Usage("generate: give --fleet or --density, not both".into())),
+        (Some(_), Some(_)) => return Err(CliError::Usage("give --fleet or --density, not both".into())),
         (None, Some(_)) => {
-            let density: f64 = flags.get("--density", 0.0)?;
+            let density: f64 = flags.get_or("--density", 0.0)?;
             if !(0.0..=1.0).contains(&density) {
                 return Err(CliError::Usage(format!("--density: {density} is not between 0 and 1")));
             }

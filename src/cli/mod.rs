@@ -3,7 +3,7 @@
 //! a typed error that `main` prints as one `error: ` line with exit status 2.
 
 mod advise;
-pub mod args;
+pub(crate) mod args;
 mod generate;
 mod judge;
 mod play;
@@ -14,6 +14,7 @@ use crate::input::InputError;
 use crate::placement::PlacementError;
 use crate::scan::ScanError;
 use std::fmt;
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Read, Write};
 
 /// Largest input read from stdin, in bytes.
@@ -34,6 +35,31 @@ pub enum CliError {
     Invalid(String),
     /// Reading or writing failed.
     Io(io::Error),
+    /// An error of the named command (its name is written once, before the error).
+    In(&'static str, Box<CliError>),
+}
+
+impl CliError {
+    /// True when the error is a write to a reader that went away (`| head`).
+    /// Pre: none. Post: no change.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            CliError::In(_, e) => e.is_broken_pipe(),
+            _ => false,
+        }
+    }
+
+    /// The error as an error of `command` (nothing is added for the judge, whose name
+    /// is empty, or when the error already names a command).
+    /// Pre: none. Post: displays as `command: error`.
+    pub fn of(self, command: &'static str) -> CliError {
+        match self {
+            CliError::In(..) => self,
+            e if command.is_empty() => e,
+            e => CliError::In(command, Box::new(e)),
+        }
+    }
 }
 
 impl fmt::Display for CliError {
@@ -44,6 +70,7 @@ impl fmt::Display for CliError {
             CliError::Placement(e) => write!(f, "{e}"),
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
+            CliError::In(command, e) => write!(f, "{command}: {e}"),
         }
     }
 }
@@ -90,61 +117,149 @@ pub struct Streams<'a> {
 /// Reads all of stdin, up to [`MAX_INPUT`] bytes.
 /// Pre: none. Post: `Err` when reading fails or the input is larger than the limit.
 pub fn read_all(stdin: &mut dyn BufRead) -> Result<Vec<u8>, CliError> {
+    read_limited(stdin, "the input")
+}
+
+/// Reads all of `from` (named `what` in errors), up to [`MAX_INPUT`] bytes.
+fn read_limited(from: &mut dyn Read, what: &str) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
-    io::Read::take(stdin, MAX_INPUT + 1).read_to_end(&mut bytes)?;
+    io::Read::take(from, MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Invalid(format!("reading {what}: {e}")))?;
     if bytes.len() as u64 > MAX_INPUT {
-        return Err(CliError::Invalid(format!("the input is larger than the limit of {MAX_INPUT} bytes")));
+        return Err(CliError::Invalid(format!("{what} is larger than the limit of {MAX_INPUT} bytes")));
     }
     Ok(bytes)
 }
 
-const HELP: &str = "\
-spot-the-ships: spot every ship cell of a bay with as few scans as possible
+/// Reads the command's input: the file named by its operand, or standard input when
+/// there is none or it is `-`. At a terminal with nothing piped in, says on stderr that
+/// it is waiting (`hint`: how to get help).
+/// Pre: none. Post: `Err` naming the file when it cannot be read.
+pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> Result<Vec<u8>, CliError> {
+    match p.operands().first().map(String::as_str) {
+        Some(path) if path != "-" => {
+            let mut file =
+                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            read_limited(&mut file, &format!("`{path}`"))
+        }
+        _ => {
+            if io.stdin_tty {
+                writeln!(io.stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
+                io.stderr.flush()?;
+            }
+            read_all(io.stdin)
+        }
+    }
+}
 
-USAGE
-  spot-the-ships [--seed S] < input.txt     solve a judge input (the default command)
-  spot-the-ships generate ...               print a random valid judge input
-  spot-the-ships simulate ...               compare strategies on many random boards
-  spot-the-ships trace ... < input.txt      show a strategy thinking, step by step
-  spot-the-ships advise ... < state.txt     likelihood and next cell for a real game
-  spot-the-ships play --rows R --cols C ... play interactively (? r c / hit or miss)
-  spot-the-ships --help | --version
+/// A command and the function that runs it once its arguments are read.
+struct Entry {
+    spec: &'static args::Command,
+    run: fn(&args::Parsed, &mut Streams<'_>) -> Result<(), CliError>,
+}
 
-The judge input is three lines: a strategy name; `rows cols n`; then n ships, each
-`row col size E|S` (first cell, 1 to 5 cells, running East or South). Output: the
-number of scans, then the final grid: + spotted ship, X water scanned or eliminated,
-O ship never scanned, . water never scanned.
+/// Every command but the judge, in the order the help lists them.
+const COMMANDS: [Entry; 5] = [
+    Entry { spec: &generate::COMMAND, run: generate::run },
+    Entry { spec: &simulate::COMMAND, run: simulate::run },
+    Entry { spec: &trace::COMMAND, run: trace::run },
+    Entry { spec: &advise::COMMAND, run: advise::run },
+    Entry { spec: &play::COMMAND, run: play::run },
+];
 
-STRATEGIES
-  linear   row by row, left to right
-  smart    linear, but a hit eliminates its diagonals and scans its E and S next
-  prob     the statement's likelihood matrix, plus a queue of a hit's neighbours
-  random   a random order fixed by --seed (default 2021)
-  parity   diagonal lattice for the longest ship afloat, then sink what was hit
-  bayes    the cell most likely to be a ship given every answer and the fleet
+/// The names of the commands.
+fn command_names() -> Vec<&'static str> {
+    COMMANDS.iter().map(|c| c.spec.name).collect()
+}
 
-Errors go to stderr as one line starting with `error: `, with exit status 2.
-Run `spot-the-ships COMMAND --help` for a command's flags.
-";
+/// The top-level help: the judge's own help, then the commands.
+fn top_help() -> String {
+    let mut out = judge::COMMAND.help();
+    out.push_str("\nCOMMANDS\n");
+    let width = COMMANDS.iter().map(|c| c.spec.name.len()).max().unwrap_or(0);
+    for c in &COMMANDS {
+        let _ = writeln!(out, "  {:<width$}  {}", c.spec.name, c.spec.summary);
+    }
+    out.push_str(
+        "  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n\
+         Errors go to stderr as one line starting with `error: `, with exit status 2.\n",
+    );
+    out
+}
 
 /// Runs the command named by `args` (without the program name).
 /// Pre: none. Post: on `Ok`, the command's whole output was written to `io.stdout`; on
-/// `Err`, nothing the judge computed was written.
+/// `Err`, nothing the judge computed was written, and the error names the command.
 pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+    let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
-        Some("generate") => generate::run(args.get(1..).unwrap_or_default(), io),
-        Some("simulate") => simulate::run(args.get(1..).unwrap_or_default(), io),
-        Some("trace") => trace::run(args.get(1..).unwrap_or_default(), io),
-        Some("advise") => advise::run(args.get(1..).unwrap_or_default(), io),
-        Some("play") => play::run(args.get(1..).unwrap_or_default(), io),
-        Some("--help" | "-h" | "help") => {
-            io.stdout.write_all(HELP.as_bytes())?;
-            Ok(())
-        }
         Some("--version" | "-V") => {
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;
             Ok(())
         }
-        _ => judge::run(args, io),
+        Some("help") => help(rest, io),
+        Some(name) => match COMMANDS.iter().find(|c| c.spec.name == name) {
+            Some(entry) => dispatch(entry.spec, entry.run, rest, io),
+            None => {
+                // Not a command: a flag or the judge's input file, unless it looks like a
+                // mistyped command and no such file exists.
+                let is_file = std::path::Path::new(name).exists() || name == "-";
+                if !name.starts_with('-') && !is_file {
+                    if let Some(n) = args::nearest(name, &command_names()) {
+                        return Err(CliError::Usage(format!(
+                            "unknown command `{name}`; did you mean `{n}`? commands: {} (or a judge input file)",
+                            command_names().join(", ")
+                        )));
+                    }
+                }
+                if name == "--help" || name == "-h" {
+                    io.stdout.write_all(top_help().as_bytes())?;
+                    return Ok(());
+                }
+                dispatch(&judge::COMMAND, judge::run, args, io)
+            }
+        },
+        None => dispatch(&judge::COMMAND, judge::run, args, io),
     }
+}
+
+/// `help` and `help COMMAND`.
+fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+    let text = match rest {
+        [] => top_help(),
+        [name] => match COMMANDS.iter().find(|c| c.spec.name == name.as_str()) {
+            Some(entry) => entry.spec.help(),
+            None if name == "judge" => top_help(),
+            None => {
+                let hint =
+                    args::nearest(name, &command_names()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                return Err(CliError::Usage(format!(
+                    "help: unknown command `{name}`; {hint}commands: {}",
+                    command_names().join(", ")
+                )));
+            }
+        },
+        _ => return Err(CliError::Usage("help: give one command name, e.g. `help simulate`".into())),
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// Parses `args` for `spec` and runs it (or prints its help).
+fn dispatch(
+    spec: &'static args::Command,
+    run: fn(&args::Parsed, &mut Streams<'_>) -> Result<(), CliError>,
+    args: &[String],
+    io: &mut Streams<'_>,
+) -> Result<(), CliError> {
+    let result = spec.parse(args).and_then(|parsed| {
+        if parsed.wants_help() {
+            let text = if spec.name.is_empty() { top_help() } else { spec.help() };
+            io.stdout.write_all(text.as_bytes())?;
+            return Ok(());
+        }
+        run(&parsed, io)
+    });
+    result.map_err(|e| e.of(spec.name))
 }

@@ -1,6 +1,6 @@
 //! `simulate`: rerun the statement's strategy comparison on random boards.
 
-use super::args::{switch, value, Flags};
+use super::args::{Command, Flag, Operands, Parsed};
 use super::{CliError, Streams};
 use crate::board::Board;
 use crate::chart;
@@ -11,30 +11,38 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-const HELP: &str = "\
-spot-the-ships simulate: compare strategies on many random boards
+const FLAGS: &[Flag] = &[
+    Flag::value("--games", "N", "boards to play").default("1000000"),
+    Flag::value("--rows", "R", "board rows").default("10"),
+    Flag::value("--cols", "C", "board columns").default("10"),
+    Flag::value("--fleet", "LIST", "ship sizes (default 5,4,3,3,2,2,1,1: the statement's\n21 cells)"),
+    Flag::value("--strategies", "LIST", "strategies to compare; the first is the reference of the\npaired comparison")
+        .default("random,linear,smart,prob"),
+    Flag::value("--seed", "S", "master seed").default("2021"),
+    Flag::value("--threads", "T", "worker threads (default: every core); results do not\ndepend on it"),
+    Flag::value(
+        "--format",
+        "F",
+        "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: one object with everything",
+    )
+    .default("text"),
+    Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
+];
 
-USAGE
-  spot-the-ships simulate [--games N] [--rows R] [--cols C] [--fleet LIST]
-                          [--strategies LIST] [--seed S] [--threads T]
-                          [--format text|csv|json] [--svg FILE]
-
-  --games N         boards to play (default 1000000)
-  --rows R, --cols C  board size (default 10 x 10)
-  --fleet LIST      ship sizes (default 5,4,3,3,2,2,1,1, the statement's 21 cells)
-  --strategies LIST strategies to compare (default random,linear,smart,prob); the
-                    first is the reference of the paired comparison
-  --seed S          master seed (default 2021)
-  --threads T       worker threads (default: every core); results do not depend on it
-  --format F        text (default): statistics, paired comparison and a chart;
-                    csv: strategy,scans,games; json: one object with everything
-  --svg FILE        also write the chart as a standalone SVG file
-
-Every strategy plays the very same boards. Game i places the fleet with its own random
-stream drawn from the seed and i: ships largest first, each uniformly among the valid
-placements; a fleet that gets stuck starts again. Progress goes to stderr when stderr is
-a terminal and the run lasts more than a second.
-";
+/// `simulate`'s command line.
+pub const COMMAND: Command = Command {
+    name: "simulate",
+    summary: "compare strategies on many random boards",
+    usage: &["simulate [OPTIONS]"],
+    groups: &[("OPTIONS", FLAGS)],
+    operands: Operands::None,
+    after: "\
+Every strategy plays the very same boards. Game i places the fleet with its own
+random stream drawn from the seed and i: ships largest first, each uniformly
+among the valid placements; a fleet that gets stuck starts again. Progress goes
+to stderr when stderr is a terminal and the run lasts more than a second.
+",
+};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,30 +54,12 @@ enum Format {
 
 /// Runs `simulate`.
 /// Pre: none. Post: on `Ok`, the report is on stdout (and the SVG in its file).
-pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
-    let spec = [
-        value("--games"),
-        value("--rows"),
-        value("--cols"),
-        value("--fleet"),
-        value("--strategies"),
-        value("--seed"),
-        value("--threads"),
-        value("--format"),
-        value("--svg"),
-        switch("--help"),
-    ];
-    let flags = Flags::parse(args, &spec, "simulate")?;
-    if flags.has("--help") {
-        io.stdout.write_all(HELP.as_bytes())?;
-        return Ok(());
-    }
-    let config = config(&flags)?;
-    let format = match flags.text("--format").unwrap_or("text") {
-        "text" => Format::Text,
-        "csv" => Format::Csv,
-        "json" => Format::Json,
-        other => return Err(CliError::Usage(format!("--format: `{other}` is not text, csv or json"))),
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let config = config(flags)?;
+    let format = match flags.choice("--format", &["text", "csv", "json"])? {
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        _ => Format::Text,
     };
     // Open the SVG file before the run, so a bad path fails at once, not after it.
     let svg_file = match flags.text("--svg") {
@@ -99,22 +89,20 @@ fn join(v: &[usize]) -> String {
 }
 
 /// Reads and checks the flags.
-fn config(flags: &Flags) -> Result<SimConfig, CliError> {
-    let games: u64 = flags.get("--games", 1_000_000)?;
+fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
+    let games: u64 = flags.require("--games")?;
     if games == 0 {
         return Err(CliError::Usage("--games: at least 1 game".into()));
     }
-    let rows: usize = flags.get("--rows", 10)?;
-    let cols: usize = flags.get("--cols", 10)?;
-    Board::check_size(rows, cols).map_err(|e| CliError::Usage(format!("simulate: {e}")))?;
+    let rows: usize = flags.require("--rows")?;
+    let cols: usize = flags.require("--cols")?;
+    Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
     let fleet = match flags.text("--fleet") {
         Some(text) => parse_fleet(text).map_err(|e| CliError::Usage(format!("--fleet: {e}")))?,
         None => STANDARD_FLEET.to_vec(),
     };
-    let strategies: Vec<String> = match flags.text("--strategies") {
-        Some(text) => text.split(',').map(|s| s.trim().to_string()).collect(),
-        None => ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
-    };
+    let strategies: Vec<String> =
+        flags.text("--strategies").unwrap_or_default().split(',').map(|s| s.trim().to_string()).collect();
     for (k, name) in strategies.iter().enumerate() {
         if !strategy::NAMES.contains(&name.as_str()) {
             return Err(CliError::Usage(format!(
@@ -127,11 +115,11 @@ fn config(flags: &Flags) -> Result<SimConfig, CliError> {
         }
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads: usize = flags.get("--threads", cores)?;
+    let threads: usize = flags.get_or("--threads", cores)?;
     if threads == 0 || threads > 1024 {
         return Err(CliError::Usage("--threads: between 1 and 1024".into()));
     }
-    let seed = flags.get("--seed", DEFAULT_SEED)?;
+    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     Ok(SimConfig { games, rows, cols, fleet, strategies, seed, threads })
 }
 
