@@ -2,9 +2,16 @@
 //! Read as whitespace-separated tokens (spaces, tabs, CR, LF), so line breaks inside
 //! the ship list do not matter. Every problem is a typed [`InputError`] that names the
 //! token, the line, and the ship (counted from 1).
+//!
+//! Under rules whose fleet has drawn ships (a fleet file, `--rules starwars`), a ship
+//! is `row col K T` instead: the top-left corner of its drawing's box, its number K in
+//! the fleet file (from 1), and its turn T: `N` as drawn, `E` a quarter turn
+//! clockwise, `S` a half turn, `W` three quarters (only `N` when ships may not turn).
 
 use crate::board::{Board, BoardError};
 use crate::position::Position;
+use crate::rules::Rules;
+use crate::shape::Shape;
 use crate::ship::{Orientation, Ship};
 use std::fmt;
 
@@ -34,6 +41,10 @@ pub enum Field {
     ShipSize(usize),
     /// A ship's orientation letter.
     ShipOrientation(usize),
+    /// A drawn ship's number in the fleet.
+    ShipKind(usize),
+    /// A drawn ship's turn letter.
+    ShipTurn(usize),
 }
 
 impl fmt::Display for Field {
@@ -46,6 +57,8 @@ impl fmt::Display for Field {
             Field::ShipCol(k) => write!(f, "ship {k}: column"),
             Field::ShipSize(k) => write!(f, "ship {k}: size"),
             Field::ShipOrientation(k) => write!(f, "ship {k}: orientation"),
+            Field::ShipKind(k) => write!(f, "ship {k}: number in the fleet"),
+            Field::ShipTurn(k) => write!(f, "ship {k}: turn"),
         }
     }
 }
@@ -107,6 +120,28 @@ pub enum InputError {
         /// Its line, from 1.
         line: usize,
     },
+    /// A drawn ship's number that is not a ship of the fleet.
+    BadKind {
+        /// Ship number, from 1.
+        ship: usize,
+        /// The number given.
+        kind: u64,
+        /// Ships in the fleet file.
+        kinds: usize,
+        /// Its line, from 1.
+        line: usize,
+    },
+    /// A drawn ship's turn that is not N, E, S or W (or not N when ships may not turn).
+    BadTurn {
+        /// Ship number, from 1.
+        ship: usize,
+        /// The token found.
+        token: String,
+        /// Its line, from 1.
+        line: usize,
+        /// True when the rules forbid turning ships.
+        fixed: bool,
+    },
     /// Something after the last declared ship.
     Trailing {
         /// The extra token.
@@ -143,6 +178,19 @@ impl fmt::Display for InputError {
             }
             InputError::BadOrientation { ship, token, line } => {
                 write!(f, "ship {ship}: orientation must be E or S, found `{token}` (line {line})")
+            }
+            InputError::BadKind { ship, kind, kinds, line } => write!(
+                f,
+                "ship {ship}: {kind} is not the number of a ship of the fleet file (1 to {kinds}) (line {line})"
+            ),
+            InputError::BadTurn { ship, token, line, fixed: false } => {
+                write!(f, "ship {ship}: turn must be N, E, S or W, found `{token}` (line {line})")
+            }
+            InputError::BadTurn { ship, token, line, fixed: true } => {
+                write!(
+                    f,
+                    "ship {ship}: ships may not turn here (rotate=no): turn must be N, found `{token}` (line {line})"
+                )
             }
             InputError::Trailing { token, line, ships } => {
                 write!(f, "unexpected `{token}` on line {line} after the last of the {ships} declared ship(s)")
@@ -232,10 +280,21 @@ fn to_usize(v: u64, field: Field) -> Result<usize, InputError> {
     usize::try_from(v).map_err(|_| InputError::TooLarge { field, token: v.to_string(), line: 0 })
 }
 
-/// Parses a whole judge input; `valid` lists the accepted strategy names.
+/// Parses a whole judge input under Problem G's rules; `valid` lists the accepted
+/// strategy names.
 /// Pre: none (any bytes). Post: `Ok` holds a known strategy and a valid board; otherwise
 /// the first problem met, reading from the start.
 pub fn parse(bytes: &[u8], valid: &[&'static str]) -> Result<JudgeInput, InputError> {
+    parse_under(bytes, valid, &Rules::problem_g())
+}
+
+/// The turn letters of a drawn ship, by number of quarter turns clockwise.
+const TURNS: [u8; 4] = [b'N', b'E', b'S', b'W'];
+
+/// Parses a whole judge input under `rules` (which say whether ships may touch, and
+/// whether ships are written `row col size E|S` or, for a drawn fleet, `row col K T`).
+/// Pre: none (any bytes). Post: as [`parse`], the board following `rules`.
+pub fn parse_under(bytes: &[u8], valid: &[&'static str], rules: &Rules) -> Result<JudgeInput, InputError> {
     let mut tokens = Tokens { bytes, at: 0, line: 1 };
     let name = tokens.next().ok_or(InputError::Empty)?;
     let strategy = String::from_utf8_lossy(name.text).into_owned();
@@ -246,28 +305,77 @@ pub fn parse(bytes: &[u8], valid: &[&'static str]) -> Result<JudgeInput, InputEr
     let cols = to_usize(number(tokens.next(), Field::Cols, None)?, Field::Cols)?;
     Board::check_size(rows, cols)?;
     let declared = number(tokens.next(), Field::ShipCount, None)?;
+    let drawn = !rules.fleet().is_straight();
     let mut ships = Vec::new();
     for k in 1..=declared {
         let context = Some((declared, ships.len()));
         let row = to_usize(number(tokens.next(), Field::ShipRow(k as usize), context)?, Field::ShipRow(k as usize))?;
         let col = to_usize(number(tokens.next(), Field::ShipCol(k as usize), context)?, Field::ShipCol(k as usize))?;
-        let size = to_usize(number(tokens.next(), Field::ShipSize(k as usize), context)?, Field::ShipSize(k as usize))?;
-        let orientation = match tokens.next() {
-            None => return Err(InputError::Missing { field: Field::ShipOrientation(k as usize), ships: context }),
-            Some(t) => match t.text {
-                b"E" => Orientation::East,
-                b"S" => Orientation::South,
-                other => {
-                    return Err(InputError::BadOrientation { ship: k as usize, token: shown(other), line: t.line })
-                }
-            },
+        let start = Position::new(row, col);
+        if !drawn {
+            let size =
+                to_usize(number(tokens.next(), Field::ShipSize(k as usize), context)?, Field::ShipSize(k as usize))?;
+            let orientation = match tokens.next() {
+                None => return Err(InputError::Missing { field: Field::ShipOrientation(k as usize), ships: context }),
+                Some(t) => match t.text {
+                    b"E" => Orientation::East,
+                    b"S" => Orientation::South,
+                    other => {
+                        return Err(InputError::BadOrientation { ship: k as usize, token: shown(other), line: t.line })
+                    }
+                },
+            };
+            if !(crate::ship::MIN_SHIP..=crate::ship::MAX_SHIP).contains(&size) {
+                return Err(InputError::Board(BoardError::BadSize { ship: k as usize, size }));
+            }
+            ships.push(Ship::new(start, size, orientation));
+            continue;
+        }
+        let ship = k as usize;
+        let kinds = rules.fleet().kinds();
+        let Some(t) = tokens.next() else {
+            return Err(InputError::Missing { field: Field::ShipKind(ship), ships: context });
         };
-        ships.push(Ship::new(Position::new(row, col), size, orientation));
+        let line = t.line;
+        let number = number(Some(t), Field::ShipKind(ship), context)?;
+        let Some(kind) = usize::try_from(number).ok().and_then(|n| n.checked_sub(1)).and_then(|n| kinds.get(n)) else {
+            return Err(InputError::BadKind { ship, kind: number, kinds: kinds.len(), line });
+        };
+        let Some(t) = tokens.next() else {
+            return Err(InputError::Missing { field: Field::ShipTurn(ship), ships: context });
+        };
+        let turns = TURNS.iter().position(|&c| t.text == [c]);
+        let shape = match turns {
+            Some(0) => kind.shape,
+            Some(n) if rules.rotate() => (0..n).fold(kind.shape, |s, _| s.rotated()),
+            _ => return Err(InputError::BadTurn { ship, token: shown(t.text), line: t.line, fixed: !rules.rotate() }),
+        };
+        ships.push(Ship::drawn(start, shape));
     }
     if let Some(t) = tokens.next() {
         return Err(InputError::Trailing { token: shown(t.text), line: t.line, ships: declared });
     }
-    Ok(JudgeInput { strategy, board: Board::new(rows, cols, ships)? })
+    Ok(JudgeInput { strategy, board: Board::with_rules(rows, cols, ships, rules)? })
+}
+
+/// A ship as a judge input writes it under `rules`: `row col size E|S`, or for a drawn
+/// fleet `row col K T` (see the module notes).
+/// Pre: a drawn ship is a turn of a kind of the rules' fleet. Post: `parse_under` reads
+/// it back as the same ship.
+pub fn ship_text(ship: &Ship, rules: &Rules) -> String {
+    if rules.fleet().is_straight() {
+        return ship.to_string();
+    }
+    for (k, kind) in rules.fleet().kinds().iter().enumerate() {
+        let mut shape: Shape = kind.shape;
+        for letter in TURNS {
+            if shape == ship.shape {
+                return format!("{} {} {} {}", ship.start.row, ship.start.col, k + 1, char::from(letter));
+            }
+            shape = shape.rotated();
+        }
+    }
+    ship.to_string()
 }
 
 #[cfg(test)]
@@ -304,6 +412,30 @@ mod tests {
         assert!(matches!(err("prob 2 2 1 0 0 1 N"), InputError::BadOrientation { ship: 1, .. }));
         assert!(matches!(err("prob 2 2 1 0 0 1 E\nextra"), InputError::Trailing { line: 2, .. }));
         assert!(matches!(err("prob 2 2 1 0 0 1 e"), InputError::BadOrientation { ship: 1, .. }));
+    }
+
+    #[test]
+    fn drawn_fleets_use_numbers_and_turns() {
+        let rules = Rules::preset("starwars").unwrap();
+        let text = "bayes\n9 9 4\n0 0 1 N 0 1 2 N 4 0 3 N 0 4 4 N\n";
+        let input = parse_under(text.as_bytes(), &["bayes"], &rules).unwrap();
+        assert_eq!(input.board.ship_cells(), 21);
+        let again: Vec<String> = input.board.ships().iter().map(|s| ship_text(s, &rules)).collect();
+        assert_eq!(again, vec!["0 0 1 N", "0 1 2 N", "4 0 3 N", "0 4 4 N"]);
+        let e = |t: &str, r: &Rules| parse_under(t.as_bytes(), &["bayes"], r).unwrap_err();
+        assert!(matches!(e("bayes 9 9 1 0 0 5 N", &rules), InputError::BadKind { ship: 1, kind: 5, kinds: 4, .. }));
+        assert!(matches!(e("bayes 9 9 1 0 0 1 E", &rules), InputError::BadTurn { fixed: true, .. }));
+        assert!(matches!(
+            e("bayes 9 9 1 0 0 1 Q", &rules.clone().with_rotate(true)),
+            InputError::BadTurn { fixed: false, .. }
+        ));
+        let ell = rules.clone().with_rotate(true).with_fleet(crate::fleet::Fleet::parse_file("L\nX.\nXX\n").unwrap());
+        let turned = parse_under(b"bayes 9 9 1 0 0 1 E", &["bayes"], &ell).unwrap();
+        assert_eq!(turned.board.ships()[0].shape.drawing(), vec!["XX", "X."]);
+        // Under classic rules ships may touch.
+        let classic = Rules::preset("classic").unwrap();
+        assert!(parse_under(b"prob 5 6 2 1 1 2 E 1 3 1 E", &["prob"], &classic).is_ok());
+        assert!(parse(b"prob 5 6 2 1 1 2 E 1 3 1 E", &["prob"]).is_err());
     }
 
     #[test]

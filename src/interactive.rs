@@ -3,124 +3,92 @@
 //!
 //! # Protocol
 //! For each probe it writes one line `? r c` (row and column from 0, one space apart)
-//! and flushes, then reads one answer line: `hit`, `h` or `1` for a ship cell, `miss`,
-//! `m` or `0` for water, case-insensitive, surrounding spaces (and a `\r`) ignored. A
-//! cell is never asked twice. Whatever else it reads is a bad answer: at a terminal it
-//! explains on the notes stream and asks again; over pipes it fails
-//! ([`ProbeError::BadAnswer`]). The end of input fails with [`ProbeError::Closed`].
+//! and flushes, then reads one answer line (see [`crate::protocol`]): `hit`, `h` or `1`
+//! for a ship cell, `miss`, `m` or `0` for water, and under rules that announce sunk
+//! ships `sunk` or `sunk NAME` (NAME a ship of the fleet, or its size), case-insensitive,
+//! surrounding spaces (and a `\r`) ignored. A cell is never asked twice. Whatever else
+//! it reads is a bad answer: at a terminal it explains on the notes stream and asks
+//! again; over pipes it fails ([`ProbeError::BadAnswer`]). The end of input fails with
+//! [`ProbeError::Closed`].
 //!
 //! # Rules
-//! An answer the rules make impossible is refused: a hit diagonal to an earlier hit, a
-//! hit beyond the announced number of ship cells, or a hit that makes a straight run
-//! longer than the largest ship (5, or the fleet's largest). The refusal is kept
+//! An answer the rules make impossible is refused: a hit beyond the announced number
+//! of ship cells, a sunk ship more than the fleet has, and, when straight ships may not
+//! touch, a hit diagonal to an earlier hit or one that makes a straight run longer than
+//! the largest ship (5, or the fleet's largest). The refusal is kept
 //! ([`Interactive::contradiction`]) and the probe fails, so the caller can report it as
 //! a contradiction.
 
+use crate::fleet::Fleet;
 use crate::position::{Direction, Position};
+use crate::protocol::{parse_reply, read_line, Header, Reply};
+use crate::rules::{Rules, Sunk};
 use crate::ship::MAX_SHIP;
-use crate::sonar::{ProbeError, Sonar};
+use crate::sonar::{Answer, ProbeError, Sonar};
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
-
-/// Longest answer line kept, in bytes; longer lines are bad answers (read to their end).
-pub const MAX_ANSWER: usize = 256;
 
 /// What is announced about the ships.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ships {
-    /// Their sizes (any order).
-    Fleet(Vec<usize>),
+    /// The rules' fleet.
+    Fleet,
     /// Only the number of ship cells.
     Cells(usize),
 }
 
-/// The answer a line means: `Some(true)` hit, `Some(false)` miss, `None` not an answer.
-/// Pre: none. Post: accepts exactly hit/h/1 and miss/m/0, any case, trimmed of ASCII
-/// whitespace.
-pub fn parse_answer(line: &[u8]) -> Option<bool> {
-    let word = line.trim_ascii().to_ascii_lowercase();
-    match word.as_slice() {
-        b"hit" | b"h" | b"1" => Some(true),
-        b"miss" | b"m" | b"0" => Some(false),
-        _ => None,
-    }
-}
-
-/// Reads one line of at most [`MAX_ANSWER`] bytes (the rest of a longer line is read
-/// and dropped). `Ok(None)` at the end of input; `Ok(Some((bytes, too_long)))` otherwise.
-fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>> {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(any.then_some((line, too_long)));
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(k) => (k, true),
-            None => (chunk.len(), false),
-        };
-        let room = MAX_ANSWER.saturating_sub(line.len());
-        line.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
-        too_long |= take > room;
-        input.consume(if done { take + 1 } else { take });
-        if done {
-            return Ok(Some((line, too_long)));
-        }
-    }
+/// Where the questions go and the answers come from.
+pub struct Lines<'a> {
+    /// The answers.
+    pub input: &'a mut dyn BufRead,
+    /// The questions (`? r c`).
+    pub output: &'a mut dyn Write,
+    /// Explanations of bad answers, at a terminal.
+    pub notes: &'a mut dyn Write,
 }
 
 /// The interactive sonar.
 pub struct Interactive<'a> {
     rows: usize,
     cols: usize,
+    rules: Rules,
+    fleet_known: bool,
     ship_cells: usize,
-    fleet: Option<Vec<usize>>,
     longest: usize,
     input: &'a mut dyn BufRead,
     output: &'a mut dyn Write,
     notes: &'a mut dyn Write,
     retry: bool,
     /// Answers given so far, by row-major index.
-    answers: HashMap<usize, bool>,
+    answers: HashMap<usize, Answer>,
     hits: usize,
+    /// Sunk answers so far, by kind (the last entry: unnamed ones).
+    sunk: Vec<usize>,
     questions: usize,
     contradiction: Option<String>,
 }
 
 impl<'a> Interactive<'a> {
-    /// A sonar for a `rows` x `cols` bay holding `ships`, asking on `output` and reading
-    /// answers from `input`. With `retry` (a person at a terminal) bad answers are
-    /// explained on `notes` and asked again; otherwise they fail.
-    /// Pre: `rows, cols >= 1`; fleet sizes in 1..=5. Post: nothing asked yet.
-    pub fn new(
-        rows: usize,
-        cols: usize,
-        ships: Ships,
-        input: &'a mut dyn BufRead,
-        output: &'a mut dyn Write,
-        notes: &'a mut dyn Write,
-        retry: bool,
-    ) -> Interactive<'a> {
-        let (ship_cells, fleet) = match ships {
-            Ships::Fleet(mut sizes) => {
-                sizes.sort_unstable_by(|a, b| b.cmp(a));
-                (sizes.iter().sum(), Some(sizes))
-            }
-            Ships::Cells(n) => (n, None),
+    /// A sonar for the bay of `game` (its size and rules) holding `ships` (the rules'
+    /// fleet, or only a number of ship cells), asking on `lines.output` and reading
+    /// answers from `lines.input`. With `retry` (a person at a terminal) bad answers are
+    /// explained on `lines.notes` and asked again; otherwise they fail.
+    /// Pre: `rows, cols >= 1`. Post: nothing asked yet.
+    pub fn new(game: Header, ships: Ships, lines: Lines<'a>, retry: bool) -> Interactive<'a> {
+        let Header { rows, cols, rules } = game;
+        let Lines { input, output, notes } = lines;
+        let (ship_cells, fleet_known) = match ships {
+            Ships::Fleet => (rules.fleet().ship_cells(), true),
+            Ships::Cells(n) => (n, false),
         };
-        let longest = fleet.as_ref().map_or(MAX_SHIP, |f| f.first().copied().unwrap_or(0));
+        let longest = if fleet_known { rules.fleet().sizes().first().copied().unwrap_or(0) } else { MAX_SHIP };
+        let kinds = rules.fleet().kinds().len();
         Interactive {
             rows,
             cols,
+            rules,
+            fleet_known,
             ship_cells,
-            fleet,
             longest,
             input,
             output,
@@ -128,6 +96,7 @@ impl<'a> Interactive<'a> {
             retry,
             answers: HashMap::new(),
             hits: 0,
+            sunk: vec![0; kinds + 1],
             questions: 0,
             contradiction: None,
         }
@@ -146,7 +115,7 @@ impl<'a> Interactive<'a> {
     }
 
     fn is_hit(&self, pos: Position) -> bool {
-        self.answers.get(&pos.index(self.cols)).copied().unwrap_or(false)
+        self.answers.get(&pos.index(self.cols)).is_some_and(|a| a.is_hit())
     }
 
     /// Hits in a straight line from `pos` (excluded) in direction `dir`.
@@ -160,10 +129,29 @@ impl<'a> Interactive<'a> {
         n
     }
 
-    /// Why a hit at `pos` is impossible, if it is.
-    fn refuse_hit(&self, pos: Position) -> Option<String> {
+    /// Why the answer `answer` at `pos` is impossible, if it is.
+    fn refuse(&self, pos: Position, answer: Answer) -> Option<String> {
+        if !answer.is_hit() {
+            return None;
+        }
         if self.hits >= self.ship_cells {
             return Some(format!("{pos} is a hit, but all {} ship cells were already found", self.ship_cells));
+        }
+        if let Answer::Sunk(kind) = answer {
+            let fleet = self.rules.fleet();
+            let all: usize = self.sunk.iter().sum();
+            if self.fleet_known && all >= fleet.len() {
+                return Some(format!("{pos} sinks a ship, but all {} ships were already sunk", fleet.len()));
+            }
+            if let Some(k) = kind.and_then(|k| fleet.kinds().get(k).map(|kind| (k, kind))) {
+                if self.sunk.get(k.0).copied().unwrap_or(0) >= k.1.count {
+                    return Some(format!("{pos} sinks the {}, which was already sunk", k.1.name));
+                }
+            }
+        }
+        // The contact rules below hold only for straight ships that may not touch.
+        if self.rules.touch() || (self.fleet_known && !self.rules.fleet().is_straight()) {
+            return None;
         }
         if let Some(d) = pos.diagonals(self.rows, self.cols).find(|&d| self.is_hit(d)) {
             return Some(format!("{pos} is a hit diagonal to the hit {d}, and ships never touch"));
@@ -180,8 +168,29 @@ impl<'a> Interactive<'a> {
         None
     }
 
+    /// The answer a reply means under the rules, or why it is not one.
+    fn answer_of(&self, reply: Reply) -> Result<Answer, String> {
+        let fleet: &Fleet = self.rules.fleet();
+        match reply {
+            Reply::Miss => Ok(Answer::Miss),
+            Reply::Hit => Ok(Answer::Hit),
+            Reply::Sunk(_) if self.rules.sunk() == Sunk::None => {
+                Err("the rules never answer `sunk` here (sunk=none): answer hit or miss".into())
+            }
+            Reply::Sunk(None) => Ok(Answer::Sunk(None)),
+            Reply::Sunk(Some(_)) if self.rules.sunk() == Sunk::Yes || !self.fleet_known => Ok(Answer::Sunk(None)),
+            Reply::Sunk(Some(name)) => match fleet.kind_named(&name) {
+                Some(k) => Ok(Answer::Sunk(Some(k))),
+                None => {
+                    let names: Vec<&str> = fleet.kinds().iter().map(|k| k.name.as_str()).collect();
+                    Err(format!("the fleet has no ship called `{name}` (ships: {})", names.join(", ")))
+                }
+            },
+        }
+    }
+
     /// Asks about `pos` until a valid answer comes (or fails).
-    fn ask(&mut self, pos: Position) -> Result<bool, ProbeError> {
+    fn ask(&mut self, pos: Position) -> Result<Answer, ProbeError> {
         let io_error = |e: io::Error| ProbeError::Io(e.to_string());
         loop {
             writeln!(self.output, "? {} {}", pos.row, pos.col).map_err(io_error)?;
@@ -189,16 +198,21 @@ impl<'a> Interactive<'a> {
             let Some((line, too_long)) = read_line(self.input).map_err(io_error)? else {
                 return Err(ProbeError::Closed);
             };
-            let answer = if too_long { None } else { parse_answer(&line) };
-            if let Some(hit) = answer {
-                return Ok(hit);
-            }
-            let shown = String::from_utf8_lossy(line.trim_ascii()).into_owned();
+            let reply = if too_long { None } else { parse_reply(&line) };
+            let shown = crate::input::shown(line.trim_ascii());
             let shown = if too_long { format!("{shown}...") } else { shown };
+            let why = match reply.clone().map(|r| self.answer_of(r)) {
+                Some(Ok(answer)) => return Ok(answer),
+                Some(Err(why)) => why,
+                None => "type hit or miss (or h/m, 1/0), or sunk when a ship is complete".to_string(),
+            };
             if !self.retry {
-                return Err(ProbeError::BadAnswer(shown));
+                return Err(match reply {
+                    Some(Reply::Sunk(Some(name))) if !why.contains("sunk=none") => ProbeError::UnknownShip(name),
+                    _ => ProbeError::BadAnswer(shown),
+                });
             }
-            writeln!(self.notes, "`{shown}` is not an answer: type hit or miss (or h/m, 1/0)").map_err(io_error)?;
+            writeln!(self.notes, "`{shown}` is not an answer: {why}").map_err(io_error)?;
             self.notes.flush().map_err(io_error)?;
         }
     }
@@ -217,11 +231,15 @@ impl Sonar for Interactive<'_> {
         self.ship_cells
     }
 
-    fn fleet(&self) -> Option<&[usize]> {
-        self.fleet.as_deref()
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
 
-    fn probe(&mut self, pos: Position) -> Result<bool, ProbeError> {
+    fn fleet(&self) -> Option<&Fleet> {
+        self.fleet_known.then_some(self.rules.fleet())
+    }
+
+    fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {
         if pos.row >= self.rows || pos.col >= self.cols {
             return Err(ProbeError::Io(format!("internal: {pos} is outside the board")));
         }
@@ -233,16 +251,22 @@ impl Sonar for Interactive<'_> {
             return Err(ProbeError::Io(format!("contradiction: {why}")));
         }
         self.questions += 1;
-        let hit = self.ask(pos)?;
-        if hit {
-            if let Some(why) = self.refuse_hit(pos) {
-                self.contradiction = Some(why.clone());
-                return Err(ProbeError::Io(format!("contradiction: {why}")));
-            }
+        let answer = self.ask(pos)?;
+        if let Some(why) = self.refuse(pos, answer) {
+            self.contradiction = Some(why.clone());
+            return Err(ProbeError::Io(format!("contradiction: {why}")));
+        }
+        if answer.is_hit() {
             self.hits += 1;
         }
-        self.answers.insert(i, hit);
-        Ok(hit)
+        if let Answer::Sunk(kind) = answer {
+            let slot = kind.unwrap_or(self.sunk.len().saturating_sub(1));
+            if let Some(n) = self.sunk.get_mut(slot) {
+                *n += 1;
+            }
+        }
+        self.answers.insert(i, answer);
+        Ok(answer)
     }
 }
 
@@ -250,15 +274,22 @@ impl Sonar for Interactive<'_> {
 mod tests {
     use super::*;
 
-    fn sonar_run(answers: &str, retry: bool, ships: Ships, probes: &[(usize, usize)]) -> (Vec<String>, String, String) {
+    fn run_with(
+        rules: Rules,
+        answers: &str,
+        retry: bool,
+        ships: Ships,
+        probes: &[(usize, usize)],
+    ) -> (Vec<String>, String, String) {
         let mut input = answers.as_bytes();
         let (mut out, mut notes) = (Vec::new(), Vec::new());
         let mut results = Vec::new();
         {
-            let mut s = Interactive::new(3, 4, ships, &mut input, &mut out, &mut notes, retry);
+            let lines = Lines { input: &mut input, output: &mut out, notes: &mut notes };
+            let mut s = Interactive::new(Header { rows: 3, cols: 4, rules }, ships, lines, retry);
             for &(r, c) in probes {
                 results.push(match s.probe(Position::new(r, c)) {
-                    Ok(h) => h.to_string(),
+                    Ok(a) => (if a.is_hit() { "true" } else { "false" }).to_string(),
                     Err(e) => format!("err {e}"),
                 });
             }
@@ -266,17 +297,33 @@ mod tests {
         (results, String::from_utf8(out).unwrap(), String::from_utf8(notes).unwrap())
     }
 
+    fn sonar_run(answers: &str, retry: bool, ships: Ships, probes: &[(usize, usize)]) -> (Vec<String>, String, String) {
+        let rules = match ships {
+            Ships::Cells(_) => Rules::problem_g(),
+            Ships::Fleet => Rules::problem_g().with_fleet(Fleet::of_sizes(&[2, 1])),
+        };
+        run_with(rules, answers, retry, ships, probes)
+    }
+
     #[test]
-    fn parses_answers() {
-        for yes in ["hit", "HIT", " h ", "1\r", "Hit\t"] {
-            assert_eq!(parse_answer(yes.as_bytes()), Some(true), "{yes}");
-        }
-        for no in ["miss", "M", "0", " miss \r"] {
-            assert_eq!(parse_answer(no.as_bytes()), Some(false), "{no}");
-        }
-        for bad in ["", "yes", "hitt", "1 0", "\u{fffd}"] {
-            assert_eq!(parse_answer(bad.as_bytes()), None, "{bad}");
-        }
+    fn sunk_answers_follow_the_rules() {
+        let classic = Rules::preset("classic").unwrap().with_fleet(Fleet::named(&[("boat", 2), ("raft", 1)]));
+        let (r, _, _) =
+            run_with(classic.clone(), "hit\nsunk boat\nsunk RAFT\n", false, Ships::Fleet, &[(0, 0), (0, 1), (2, 2)]);
+        assert_eq!(r, vec!["true", "true", "true"]);
+        let (r, _, _) = run_with(classic.clone(), "sunk ship\n", false, Ships::Fleet, &[(0, 0)]);
+        assert!(r[0].contains("no ship called `ship`"), "{r:?}");
+        let (r, _, _) = run_with(classic.clone(), "sunk raft\nsunk raft\n", false, Ships::Fleet, &[(0, 0), (2, 2)]);
+        assert!(r[1].contains("contradiction") && r[1].contains("raft, which was already sunk"), "{r:?}");
+        let (r, _, notes) = run_with(classic, "sunk ship\nsunk 1\nh\n", true, Ships::Fleet, &[(0, 0)]);
+        assert_eq!(r, vec!["true"]);
+        assert!(notes.contains("no ship called `ship`"), "{notes}");
+        let (r, _, _) = run_with(Rules::problem_g(), "sunk\n", false, Ships::Cells(3), &[(0, 0)]);
+        assert!(r[0].starts_with("err answer `sunk`"), "{r:?}");
+        // Ships that may touch: hits side by side and diagonal are fine.
+        let touching = Rules::preset("classic").unwrap().with_fleet(Fleet::of_sizes(&[2, 2]));
+        let (r, _, _) = run_with(touching, "1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (1, 1), (1, 0)]);
+        assert_eq!(r, vec!["true", "true", "true"]);
     }
 
     #[test]
@@ -289,7 +336,7 @@ mod tests {
     #[test]
     fn bad_answers_fail_over_pipes_and_retry_at_a_terminal() {
         let (r, _, _) = sonar_run("yes\n", false, Ships::Cells(2), &[(0, 0)]);
-        assert_eq!(r, vec!["err answer `yes` is not one of hit, miss, h, m, 1, 0"]);
+        assert_eq!(r, vec!["err answer `yes` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0"]);
         let (r, out, notes) = sonar_run("yes\n\nm\n", true, Ships::Cells(2), &[(0, 0)]);
         assert_eq!(r, vec!["false"]);
         assert_eq!(out, "? 0 0\n? 0 0\n? 0 0\n");
@@ -314,15 +361,17 @@ mod tests {
         assert!(r[1].contains("contradiction: (1,1) is a hit diagonal to the hit (0,0)"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(1), &[(0, 0), (2, 2)]);
         assert!(r[1].contains("all 1 ship cells"), "{r:?}");
-        let (r, _, _) = sonar_run("1\n1\n1\n", false, Ships::Fleet(vec![2, 1]), &[(0, 0), (0, 1), (0, 2)]);
+        let (r, _, _) = sonar_run("1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (0, 1), (0, 2)]);
         assert!(r[2].contains("3 hits in a line, but the longest ship has 2"), "{r:?}");
         let mut input: &[u8] = b"1\n1\n";
         let (mut out, mut notes) = (Vec::new(), Vec::new());
-        let mut s = Interactive::new(2, 2, Ships::Cells(2), &mut input, &mut out, &mut notes, false);
+        let lines = Lines { input: &mut input, output: &mut out, notes: &mut notes };
+        let game = Header { rows: 2, cols: 2, rules: Rules::problem_g() };
+        let mut s = Interactive::new(game, Ships::Cells(2), lines, false);
         assert!(s.probe(Position::new(0, 0)).is_ok());
         assert!(s.probe(Position::new(1, 1)).is_err());
         assert!(s.contradiction().is_some_and(|c| c.contains("(1,1)")));
-        assert_eq!((s.questions(), s.fleet(), s.ship_cells()), (2, None, 2));
+        assert_eq!((s.questions(), s.fleet().is_none(), s.ship_cells()), (2, true, 2));
         assert!(s.probe(Position::new(5, 0)).is_err());
     }
 }

@@ -4,6 +4,7 @@
 use crate::likelihood::Likelihood;
 use crate::position::Position;
 use crate::record::ScanRecord;
+use crate::sonar::Answer;
 use std::fmt;
 
 /// Where a strategy took the probed cell from.
@@ -64,7 +65,7 @@ pub trait ScanObserver {
     fn likelihood_read(&mut self, _matrix: &Likelihood) {}
     /// A cell was probed.
     /// Pre: `pos` was unknown. Post: none required.
-    fn probed(&mut self, _pos: Position, _source: Source, _hit: bool) {}
+    fn probed(&mut self, _pos: Position, _source: Source, _answer: Answer) {}
     /// A cell was eliminated without a probe.
     /// Pre: `pos` was unknown. Post: none required.
     fn eliminated(&mut self, _pos: Position) {}

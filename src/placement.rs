@@ -13,8 +13,11 @@
 
 use crate::board::Board;
 use crate::cellset::CellSet;
+use crate::fleet::Fleet;
 use crate::position::Position;
 use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::shape::Shape;
 use crate::ship::{Orientation, Ship, MAX_SHIP, MIN_SHIP};
 use std::fmt;
 
@@ -26,6 +29,14 @@ const TRIES: usize = 48;
 
 /// How many times a stuck fleet is started again before giving up.
 pub const MAX_RESTARTS: usize = 1000;
+
+/// The work (draws, and positions looked at when listing) a fleet may cost before it is
+/// given up, per cell of the board plus [`WORK_PER_SHIP`] per ship: placing the
+/// statement's fleet takes a few dozen units, so only fleets that cannot fit reach it.
+const WORK_PER_CELL: usize = 32;
+
+/// See [`WORK_PER_CELL`].
+const WORK_PER_SHIP: usize = 64;
 
 /// Why a fleet could not be placed.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,41 +89,99 @@ impl std::error::Error for PlacementError {}
 pub struct Placer {
     rows: usize,
     cols: usize,
-    /// Cells holding a ship or next to one.
+    /// How far a ship forbids the others: 1 (its cells and their neighbours) when ships
+    /// may not touch, 0 (its cells) when they may.
+    reach: usize,
+    /// May drawn ships turn?
+    rotate: bool,
+    /// Cells other ships may not use.
     forbidden: CellSet,
     /// Scratch list of valid placements for the exhaustive fallback.
     valid: Vec<Ship>,
-    /// Scratch copy of the fleet, largest first.
-    sizes: Vec<usize>,
+    /// Scratch: the shape of each ship to place, in placement order.
+    order: Vec<Shape>,
+    /// The shapes each ship may take, by its drawn shape (a few entries: one per kind).
+    turns: Vec<(Shape, Vec<Shape>)>,
+    /// Scratch: for each ship to place, its entry in `turns`.
+    pieces: Vec<usize>,
 }
 
 impl Placer {
-    /// A placer for `rows` x `cols` boards.
+    /// A placer for `rows` x `cols` boards under Problem G's rules.
     /// Pre: `rows, cols >= 1`. Post: empty board.
     pub fn new(rows: usize, cols: usize) -> Placer {
-        Placer { rows, cols, forbidden: CellSet::new(rows * cols), valid: Vec::new(), sizes: Vec::new() }
+        Placer::with_rules(rows, cols, &Rules::problem_g())
     }
 
-    /// Checks a necessary condition for `fleet` to fit: each ship of size s with the row
-    /// below it and the column after it covers 2(s+1) cells of a (rows+1) x (cols+1)
-    /// grid, and those areas never overlap for ships that do not touch.
-    /// Pre: none. Post: `Err(CannotFit)` when the fleet certainly cannot fit.
+    /// A placer for `rows` x `cols` boards under `rules` (whether ships may touch, and
+    /// turn).
+    /// Pre: `rows, cols >= 1`. Post: empty board.
+    pub fn with_rules(rows: usize, cols: usize, rules: &Rules) -> Placer {
+        Placer {
+            rows,
+            cols,
+            reach: rules.reach(),
+            rotate: rules.rotate(),
+            forbidden: CellSet::new(rows * cols),
+            valid: Vec::new(),
+            order: Vec::new(),
+            turns: Vec::new(),
+            pieces: Vec::new(),
+        }
+    }
+
+    /// Checks a necessary condition for `fleet` (sizes of straight ships) to fit.
+    /// Pre: none. Post: as [`Placer::check`] for that fleet.
     pub fn check_fleet(&self, fleet: &[usize]) -> Result<(), PlacementError> {
+        if let Some(&s) = fleet.iter().find(|&&s| !(MIN_SHIP..=MAX_SHIP).contains(&s)) {
+            return Err(PlacementError::CannotFit {
+                rows: self.rows,
+                cols: self.cols,
+                why: format!("ship size {s} is outside {MIN_SHIP}..={MAX_SHIP}"),
+            });
+        }
+        self.check_shapes(fleet.iter().map(|&s| Shape::straight(s, Orientation::East)))
+    }
+
+    /// Checks necessary conditions for `fleet` to fit: every ship fits inside the board
+    /// in some position, and the ships have room. When ships may not touch, a ship with
+    /// the row below its box and the column after it covers (h+1)(w+1) cells of a
+    /// (rows+1) x (cols+1) grid (2(s+1) for a straight ship of s cells), and those
+    /// areas never overlap; when they may, the ships' cells must not outnumber the
+    /// board's.
+    /// Pre: none. Post: `Err(CannotFit)` when the fleet certainly cannot fit.
+    pub fn check(&self, fleet: &Fleet) -> Result<(), PlacementError> {
+        self.check_shapes(fleet.ship_kinds().filter_map(|k| fleet.kinds().get(k)).map(|k| k.shape))
+    }
+
+    fn check_shapes(&self, shapes: impl Iterator<Item = Shape>) -> Result<(), PlacementError> {
         let (rows, cols) = (self.rows, self.cols);
         let fail = |why: String| Err(PlacementError::CannotFit { rows, cols, why });
-        if let Some(&s) = fleet.iter().find(|&&s| !(MIN_SHIP..=MAX_SHIP).contains(&s)) {
-            return fail(format!("ship size {s} is outside {MIN_SHIP}..={MAX_SHIP}"));
+        let (mut need, mut cells, mut ships) = (0usize, 0usize, 0usize);
+        for shape in shapes {
+            let (h, w) = (shape.rows(), shape.cols());
+            // A quarter turn swaps the box's sides.
+            let fits = (h <= rows && w <= cols) || (self.rotate && w <= rows && h <= cols);
+            if !fits {
+                return match shape.straight_line() {
+                    Some((s, _)) => fail(format!("a ship of {s} cells is longer than the board")),
+                    None => fail(format!("a {h}x{w} ship is larger than the board")),
+                };
+            }
+            // The box with the row below it and the column after it.
+            let area = (h + 1) * (w + 1);
+            need = need.saturating_add(area);
+            cells = cells.saturating_add(shape.size());
+            ships += 1;
         }
-        if let Some(&s) = fleet.iter().find(|&&s| s > rows.max(cols)) {
-            return fail(format!("a ship of {s} cells is longer than the board"));
-        }
-        let need: usize = fleet.iter().map(|s| 2 * (s + 1)).sum();
-        let room = (rows + 1) * (cols + 1);
-        if need > room {
+        let too_many = if self.reach == 0 {
+            cells > rows.saturating_mul(cols)
+        } else {
+            need > (rows + 1).saturating_mul(cols + 1)
+        };
+        if too_many {
             return fail(format!(
-                "{} ships of {} cells need more room than the board has, even packed perfectly",
-                fleet.len(),
-                fleet.iter().sum::<usize>()
+                "{ships} ships of {cells} cells need more room than the board has, even packed perfectly"
             ));
         }
         Ok(())
@@ -136,26 +205,69 @@ impl Placer {
         ships: &mut Vec<Ship>,
     ) -> Result<(), PlacementError> {
         self.check_fleet(fleet)?;
-        let mut sizes = std::mem::take(&mut self.sizes);
-        sizes.clear();
-        sizes.extend_from_slice(fleet);
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(fleet.iter().map(|&s| Shape::straight(s, Orientation::East)));
+        order.sort_by_key(|s| std::cmp::Reverse(s.size()));
+        let result = self.place_in_order(&order, rng, ships);
+        self.order = order;
+        result
+    }
+
+    /// Places every ship of `fleet` in its placement order (kinds in order, largest
+    /// first), each uniformly among the positions still valid, restarting when stuck.
+    /// Pre: none. Post: on `Ok`, `ships` holds one ship per ship of the fleet, in
+    /// placement order (the order [`crate::board::Board::refill_valid`] expects).
+    pub fn place(&mut self, fleet: &Fleet, rng: &mut Rng, ships: &mut Vec<Ship>) -> Result<(), PlacementError> {
+        self.check(fleet)?;
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(fleet.ship_kinds().filter_map(|k| fleet.kinds().get(k)).map(|k| k.shape));
+        let result = self.place_in_order(&order, rng, ships);
+        self.order = order;
+        result
+    }
+
+    /// Places ships of the shapes `order`, in that order, restarting when stuck, within
+    /// a budget of work proportional to the board and the fleet.
+    fn place_in_order(&mut self, order: &[Shape], rng: &mut Rng, ships: &mut Vec<Ship>) -> Result<(), PlacementError> {
+        let mut turns = std::mem::take(&mut self.turns);
+        let mut pieces = std::mem::take(&mut self.pieces);
+        pieces.clear();
+        for &shape in order {
+            let k = match turns.iter().position(|(s, _)| *s == shape) {
+                Some(k) => k,
+                None => {
+                    turns.push((shape, shape.variants(self.rotate)));
+                    turns.len() - 1
+                }
+            };
+            pieces.push(k);
+        }
+        let budget = WORK_PER_CELL.saturating_mul(self.rows * self.cols + WORK_PER_SHIP * order.len());
+        let mut work = 0usize;
         let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS });
-        for _ in 0..MAX_RESTARTS {
+        for attempt in 0..MAX_RESTARTS {
             self.clear();
             ships.clear();
-            for &size in &sizes {
-                match self.place_one(size, rng) {
+            for &k in &pieces {
+                let variants = turns.get(k).map_or(&[][..], |(_, v)| v.as_slice());
+                match self.place_one(variants, rng, &mut work) {
                     Some(ship) => ships.push(ship),
                     None => break,
                 }
             }
-            if ships.len() == sizes.len() {
+            if ships.len() == pieces.len() {
                 result = Ok(());
                 break;
             }
+            if work > budget {
+                result = Err(PlacementError::Stuck { attempts: attempt + 1 });
+                break;
+            }
         }
-        self.sizes = sizes;
+        self.turns = turns;
+        self.pieces = pieces;
         result
     }
 
@@ -178,7 +290,9 @@ impl Placer {
             let wanted = mix.next().copied().unwrap_or(1).min(target - placed);
             let mut size = wanted.min(smallest_failed - 1);
             loop {
-                if let Some(ship) = self.draw(size, rng, 4 * TRIES) {
+                let mut work = 0;
+                let line = Shape::straight(size, Orientation::East);
+                if let Some(ship) = self.draw(&line.variants(true), rng, 4 * TRIES, &mut work) {
                     placed += size;
                     self.mark(&ship);
                     ships.push(ship);
@@ -211,7 +325,7 @@ impl Placer {
                     [a, b].into_iter().find(|ship| ship.fits(self.rows, self.cols) && self.is_free(ship))
                 });
                 if let Some(ship) = fit {
-                    placed += ship.size;
+                    placed += ship.size();
                     self.mark(&ship);
                     ships.push(ship);
                 }
@@ -227,56 +341,67 @@ impl Placer {
         self.forbidden.reset(self.rows * self.cols);
     }
 
-    /// Number of placements of a `size` ship inside the board, by orientation.
-    fn candidates(&self, size: usize) -> (usize, usize) {
-        let (r, c) = (self.rows, self.cols);
-        if size == 1 {
-            return (r * c, 0);
+    /// Number of positions of `shape` inside the board.
+    fn positions(&self, shape: Shape) -> usize {
+        let (h, w) = (shape.rows(), shape.cols());
+        if h > self.rows || w > self.cols {
+            return 0;
         }
-        let east = if c >= size { r * (c - size + 1) } else { 0 };
-        let south = if r >= size { (r - size + 1) * c } else { 0 };
-        (east, south)
+        (self.rows - h + 1) * (self.cols - w + 1)
     }
 
-    /// The `k`-th placement inside the board (the `east` east ones first, then south ones).
-    fn candidate(&self, size: usize, east: usize, k: usize) -> Ship {
-        if k < east {
-            let width = if size == 1 { self.cols } else { self.cols - size + 1 };
-            Ship::new(Position::new(k / width, k % width), size, Orientation::East)
-        } else {
-            let k = k - east;
-            Ship::new(Position::new(k / self.cols, k % self.cols), size, Orientation::South)
+    /// The `k`-th position inside the board among every variant's (the first variant's
+    /// positions first, each row-major by its box's corner); `None` beyond the last.
+    fn candidate(&self, variants: &[Shape], mut k: usize) -> Option<Ship> {
+        for &v in variants {
+            let n = self.positions(v);
+            if k < n {
+                let width = self.cols - v.cols() + 1;
+                return Some(Ship::drawn(Position::new(k / width, k % width), v));
+            }
+            k -= n;
         }
+        None
     }
 
-    /// True when no cell of `ship` is forbidden (checked a row segment at a time).
+    /// True when no cell of `ship` is forbidden (a straight one a row segment at a time).
     fn is_free(&self, ship: &Ship) -> bool {
         let start = ship.start.index(self.cols);
-        match ship.orientation {
-            Orientation::East => !self.forbidden.any_in(start, start + ship.size),
-            Orientation::South => (0..ship.size).all(|k| !self.forbidden.contains(start + k * self.cols)),
+        match ship.shape.straight_line() {
+            Some((size, Orientation::East)) => !self.forbidden.any_in(start, start + size),
+            Some((size, Orientation::South)) => (0..size).all(|k| !self.forbidden.contains(start + k * self.cols)),
+            None => ship.cells().all(|c| !self.forbidden.contains(c.index(self.cols))),
         }
     }
 
-    /// Draws up to `tries` placements inside the board; returns the first valid one.
-    fn draw(&self, size: usize, rng: &mut Rng, tries: usize) -> Option<Ship> {
-        let (east, south) = self.candidates(size);
-        let total = east + south;
+    /// Draws up to `tries` positions of a ship of `variants`; returns the first valid
+    /// one. Each draw costs one unit of `work`.
+    fn draw(&self, variants: &[Shape], rng: &mut Rng, tries: usize, work: &mut usize) -> Option<Ship> {
+        let total: usize = variants.iter().map(|&v| self.positions(v)).sum();
         if total == 0 {
             return None;
         }
-        (0..tries).map(|_| self.candidate(size, east, rng.below(total as u64) as usize)).find(|s| self.is_free(s))
+        for _ in 0..tries {
+            *work += 1;
+            let ship = self.candidate(variants, rng.below(total as u64) as usize)?;
+            if self.is_free(&ship) {
+                return Some(ship);
+            }
+        }
+        None
     }
 
-    /// One ship of `size`, uniform among the valid placements; marks it on the board.
-    fn place_one(&mut self, size: usize, rng: &mut Rng) -> Option<Ship> {
-        let ship = match self.draw(size, rng, TRIES) {
+    /// One ship of `variants`, uniform among the valid positions; marks it on the board.
+    /// Listing the valid positions costs one unit of `work` per position looked at.
+    fn place_one(&mut self, variants: &[Shape], rng: &mut Rng, work: &mut usize) -> Option<Ship> {
+        let ship = match self.draw(variants, rng, TRIES, work) {
             Some(ship) => ship,
             None => {
-                let (east, south) = self.candidates(size);
+                let total: usize = variants.iter().map(|&v| self.positions(v)).sum();
+                *work = work.saturating_add(total);
                 let mut valid = std::mem::take(&mut self.valid);
                 valid.clear();
-                valid.extend((0..east + south).map(|k| self.candidate(size, east, k)).filter(|s| self.is_free(s)));
+                valid.extend((0..total).filter_map(|k| self.candidate(variants, k)).filter(|s| self.is_free(s)));
                 let pick = valid.get(rng.below(valid.len() as u64) as usize).copied();
                 self.valid = valid;
                 pick?
@@ -286,13 +411,26 @@ impl Placer {
         Some(ship)
     }
 
-    /// Forbids the ship's cells and their neighbours: the rectangle one cell around it.
+    /// Forbids what the ship forbids to the others: its cells, and when ships may not
+    /// touch their neighbours too (for a straight ship, the rectangle one cell around).
     fn mark(&mut self, ship: &Ship) {
-        let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
         let cols = self.cols;
-        let (c0, c1) = (first.col.saturating_sub(1), (last.col + 1).min(cols - 1));
-        for r in first.row.saturating_sub(1)..=(last.row + 1).min(self.rows - 1) {
-            self.forbidden.insert_range(r * cols + c0, r * cols + c1 + 1);
+        let reach = self.reach;
+        if ship.shape.straight_line().is_some() {
+            let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
+            let (c0, c1) = (first.col.saturating_sub(reach), (last.col + reach).min(cols - 1));
+            for r in first.row.saturating_sub(reach)..=(last.row + reach).min(self.rows - 1) {
+                self.forbidden.insert_range(r * cols + c0, r * cols + c1 + 1);
+            }
+            return;
+        }
+        for cell in ship.cells() {
+            self.forbidden.insert(cell.index(cols));
+            if reach > 0 {
+                for n in cell.orthogonals(self.rows, cols).chain(cell.diagonals(self.rows, cols)) {
+                    self.forbidden.insert(n.index(cols));
+                }
+            }
         }
     }
 }
@@ -388,7 +526,7 @@ mod tests {
     fn density_fill_reaches_its_target() {
         let mut p = Placer::new(100, 100);
         let ships = p.fill_density(0.25, &mut Rng::new(4)).unwrap();
-        let cells: usize = ships.iter().map(|s| s.size).sum();
+        let cells: usize = ships.iter().map(Ship::size).sum();
         assert!(cells >= 2450, "{cells}");
         assert!(Board::new(100, 100, ships).is_ok());
         assert!(matches!(p.fill_density(0.45, &mut Rng::new(4)), Err(PlacementError::Density { .. })));

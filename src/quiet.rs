@@ -9,7 +9,9 @@ use crate::likelihood::Likelihood;
 use crate::observer::{ListView, Source};
 use crate::position::Position;
 use crate::record::{CellState, ScanRecord};
+use crate::rules::Rules;
 use crate::scan::{refused, ScanError, Scanner};
+use crate::sonar::Answer;
 
 /// An open quiet lane; the record goes back to its scan when the lane is dropped.
 pub struct QuietScan<'s> {
@@ -19,15 +21,18 @@ pub struct QuietScan<'s> {
     record: ScanRecord,
     board: &'s Board,
     ship_cells: usize,
+    /// True when the rules announce sunk ships (answers depend on the record).
+    announce: bool,
 }
 
 impl<'s> QuietScan<'s> {
-    /// Opens the lane on `home`, answered by `board`, which has `ship_cells` ship cells.
+    /// Opens the lane on `home`, answered by `board`, which has `ship_cells` ship cells
+    /// (`announce`: the rules announce sunk ships).
     /// Pre: `home` is a record of `board`'s size. Post: `home` is empty until the lane
     /// is dropped, then holds everything recorded through it.
-    pub(crate) fn new(home: &'s mut ScanRecord, board: &'s Board, ship_cells: usize) -> QuietScan<'s> {
+    pub(crate) fn new(home: &'s mut ScanRecord, board: &'s Board, ship_cells: usize, announce: bool) -> QuietScan<'s> {
         let record = std::mem::take(home);
-        QuietScan { home, record, board, ship_cells }
+        QuietScan { home, record, board, ship_cells, announce }
     }
 }
 
@@ -55,15 +60,34 @@ impl Scanner for QuietScan<'_> {
         self.record.state(pos)
     }
     #[inline]
-    fn probe(&mut self, pos: Position, _source: Source) -> Result<bool, ScanError> {
+    fn rules(&self) -> &Rules {
+        self.board.rules()
+    }
+    #[inline]
+    fn probe(&mut self, pos: Position, _source: Source) -> Result<Answer, ScanError> {
         let Some(i) = self.record.open_index(pos) else { return Err(refused(&self.record, pos)) };
+        if self.announce {
+            let answer = self.board.answer_at(i, &self.record);
+            self.record.set_probed(i, answer.is_hit());
+            self.record.note_answer(i, answer);
+            return Ok(answer);
+        }
         let hit = self.board.is_ship_at(i);
         self.record.set_probed(i, hit);
-        Ok(hit)
+        Ok(Answer::from_hit(hit))
     }
     #[inline]
     fn sweep(&mut self, from: usize, _source: Source) -> Result<Option<(usize, bool)>, ScanError> {
-        Ok(self.record.sweep(from, self.board))
+        let swept = self.record.sweep(from, self.board);
+        if self.announce {
+            if let Some((i, true)) = swept {
+                // The sweep recorded the hit; its answer (sunk or not) needs the record
+                // without it, which is the same but for this cell.
+                let answer = self.board.answer_at(i, &self.record);
+                self.record.note_answer(i, answer);
+            }
+        }
+        Ok(swept)
     }
     #[inline]
     fn eliminate(&mut self, pos: Position) -> bool {

@@ -4,6 +4,7 @@
 
 use crate::board::Board;
 use crate::position::Position;
+use crate::sonar::Answer;
 
 /// What is known of one cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,13 +62,37 @@ pub struct ScanRecord {
     packed: Vec<u64>,
     scans: usize,
     hits: usize,
+    /// Under rules that announce sunk ships: the hits in the order they were made, and
+    /// the sunk answers (see [`ScanRecord::log_answers`]).
+    log: Option<AnswerLog>,
+}
+
+/// The order of the hits and the sunk answers of a scan (what a "sunk" means depends on
+/// which hits came before it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AnswerLog {
+    /// Row-major indices of the hit cells, first hit first.
+    pub hits: Vec<u32>,
+    /// The sunk answers, in order.
+    pub sunk: Vec<SunkEvent>,
+}
+
+/// A probe that completed a ship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SunkEvent {
+    /// Row-major index of the probed cell.
+    pub cell: u32,
+    /// Its place in [`AnswerLog::hits`]: the ship's other cells were hit before it.
+    pub rank: u32,
+    /// The ship's kind (an index into the fleet's kinds) under `sunk named`.
+    pub kind: Option<usize>,
 }
 
 impl ScanRecord {
     /// A record where nothing is known yet.
     /// Pre: `rows * cols` fits in memory. Post: every cell `Unknown`, 0 scans.
     pub fn new(rows: usize, cols: usize) -> ScanRecord {
-        ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(CELLS_PER_WORD)], scans: 0, hits: 0 }
+        ScanRecord { rows, cols, packed: vec![0; (rows * cols).div_ceil(CELLS_PER_WORD)], scans: 0, hits: 0, log: None }
     }
 
     /// Makes this the record of a fresh `rows` x `cols` scan, reusing its memory.
@@ -76,6 +101,38 @@ impl ScanRecord {
         self.packed.clear();
         self.packed.resize((rows * cols).div_ceil(CELLS_PER_WORD), 0);
         (self.rows, self.cols, self.scans, self.hits) = (rows, cols, 0, 0);
+        self.log = None;
+    }
+
+    /// Starts keeping the order of the hits and the sunk answers (rules that announce
+    /// sunk ships need it: see [`ScanRecord::note_answer`]).
+    /// Pre: nothing probed yet. Post: `answers()` is `Some`, empty.
+    pub fn log_answers(&mut self) {
+        let mut log = self.log.take().unwrap_or_default();
+        log.hits.clear();
+        log.sunk.clear();
+        self.log = Some(log);
+    }
+
+    /// Notes the answer of the probe of cell `i` just recorded (only kept when
+    /// [`ScanRecord::log_answers`] was called).
+    /// Pre: `set_probed(i, answer.is_hit())` was the last probe. Post: a hit is appended
+    /// to the log, and a sunk answer too.
+    #[inline]
+    pub fn note_answer(&mut self, i: usize, answer: Answer) {
+        let Some(log) = self.log.as_mut() else { return };
+        if answer.is_hit() {
+            log.hits.push(i as u32);
+        }
+        if let Answer::Sunk(kind) = answer {
+            log.sunk.push(SunkEvent { cell: i as u32, rank: log.hits.len() as u32 - 1, kind });
+        }
+    }
+
+    /// The order of the hits and the sunk answers, when they are kept.
+    /// Pre: none. Post: `None` unless `log_answers` was called.
+    pub fn answers(&self) -> Option<&AnswerLog> {
+        self.log.as_ref()
     }
 
     /// Number of rows.
@@ -276,6 +333,28 @@ mod tests {
         assert_eq!(r.state(Position::new(1, 1)), CellState::Eliminated);
         assert!(r.state(Position::new(1, 1)).is_blocked());
         assert!(!r.state(Position::new(1, 0)).is_blocked());
+    }
+
+    #[test]
+    fn logs_hits_and_sunk_answers_when_asked() {
+        let mut r = ScanRecord::new(1, 4);
+        r.set_probed(0, true);
+        r.note_answer(0, Answer::Hit);
+        assert!(r.answers().is_none());
+        r.reset(1, 4);
+        r.log_answers();
+        for (i, a) in [(2, Answer::Hit), (0, Answer::Miss), (3, Answer::Sunk(Some(1))), (1, Answer::Sunk(None))] {
+            r.set_probed(i, a.is_hit());
+            r.note_answer(i, a);
+        }
+        let log = r.answers().unwrap();
+        assert_eq!(log.hits, vec![2, 3, 1]);
+        assert_eq!(
+            log.sunk,
+            vec![SunkEvent { cell: 3, rank: 1, kind: Some(1) }, SunkEvent { cell: 1, rank: 2, kind: None }]
+        );
+        r.reset(1, 4);
+        assert!(r.answers().is_none());
     }
 
     #[test]

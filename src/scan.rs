@@ -2,12 +2,14 @@
 //! counts the ship cells still to spot and tells the observer about every step.
 
 use crate::board::Board;
+use crate::fleet::Fleet;
 use crate::likelihood::Likelihood;
 use crate::observer::{ListView, ScanObserver, Source};
 use crate::position::Position;
 use crate::quiet::QuietScan;
 use crate::record::{CellState, ScanRecord};
-use crate::sonar::{ProbeError, Sonar};
+use crate::rules::{Rules, Sunk};
+use crate::sonar::{Answer, ProbeError, Sonar};
 use std::fmt;
 
 /// Why a scan stopped before spotting every ship cell.
@@ -71,10 +73,13 @@ pub trait Scanner {
     /// What is known of `pos` (outside cells read as eliminated).
     /// Pre: none. Post: no change.
     fn state(&self, pos: Position) -> CellState;
+    /// The rules the answers follow.
+    /// Pre: none. Post: no change.
+    fn rules(&self) -> &Rules;
     /// Probes `pos` and records the answer.
-    /// Pre: `pos` inside and unknown. Post: `Ok(hit)`, one more scan; errors leave the
-    /// record unchanged.
-    fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError>;
+    /// Pre: `pos` inside and unknown. Post: `Ok(answer)`, one more scan; errors leave
+    /// the record unchanged.
+    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError>;
     /// Probes the next unknown cells in row-major order from index `from`: the first one
     /// ([`Scan::sweep`]) or all of them up to the first ship cell (the quiet lane's).
     /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
@@ -125,6 +130,9 @@ pub struct Scan<'a> {
     record: ScanRecord,
     /// Ship cells of the bay (asked once: it never changes).
     ship_cells: usize,
+    /// True when the rules announce sunk ships: the board's answers then depend on the
+    /// record, and the record keeps the order of the hits.
+    announce: bool,
 }
 
 impl<'a> Scan<'a> {
@@ -144,6 +152,10 @@ impl<'a> Scan<'a> {
     ) -> Scan<'a> {
         record.reset(sonar.rows(), sonar.cols());
         let ship_cells = sonar.ship_cells();
+        let announce = sonar.rules().sunk() != Sunk::None;
+        if announce {
+            record.log_answers();
+        }
         let observer = if observer.is_silent() { None } else { Some(observer) };
         let oracle = if sonar.as_board().is_some() {
             let shared: &'a dyn Sonar = sonar;
@@ -154,7 +166,7 @@ impl<'a> Scan<'a> {
         } else {
             Oracle::Other(sonar)
         };
-        Scan { oracle, observer, record, ship_cells }
+        Scan { oracle, observer, record, ship_cells, announce }
     }
 
     /// Number of rows.
@@ -175,13 +187,23 @@ impl<'a> Scan<'a> {
         self.ship_cells
     }
 
-    /// The fleet's sizes, largest first, when the sonar knows them.
+    /// The fleet, when the sonar knows it.
     /// Pre: none. Post: no change.
-    pub fn fleet(&self) -> Option<&[usize]> {
+    pub fn fleet(&self) -> Option<&Fleet> {
         match &self.oracle {
-            Oracle::Board(b) => Some(b.fleet()),
+            Oracle::Board(b) => Some(b.rules().fleet()),
             Oracle::Other(s) => s.fleet(),
             Oracle::Inconsistent(s) => s.fleet(),
+        }
+    }
+
+    /// The rules the answers follow.
+    /// Pre: none. Post: no change.
+    pub fn rules(&self) -> &Rules {
+        match &self.oracle {
+            Oracle::Board(b) => b.rules(),
+            Oracle::Other(s) => s.rules(),
+            Oracle::Inconsistent(s) => s.rules(),
         }
     }
 
@@ -210,20 +232,25 @@ impl<'a> Scan<'a> {
     }
 
     /// Probes `pos`, records the answer and tells the observer.
-    /// Pre: `pos` inside and unknown. Post: `Ok(hit)`; the cell is `Hit` or `Miss`, one
-    /// more scan. Errors leave the record unchanged.
+    /// Pre: `pos` inside and unknown. Post: `Ok(answer)`; the cell is `Hit` or `Miss`,
+    /// one more scan. Errors leave the record unchanged.
     #[inline]
-    pub fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
+    pub fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
         // Fast path, taken by every judge and simulate probe: a board's answers cannot
         // contradict the rules (its ships were validated), so only the cell is checked.
         if let Oracle::Board(board) = self.oracle {
             if let Some(i) = self.record.open_index(pos) {
-                let hit = board.is_ship_at(i);
-                self.record.set_probed(i, hit);
+                let answer = if self.announce {
+                    board.answer_at(i, &self.record)
+                } else {
+                    Answer::from_hit(board.is_ship_at(i))
+                };
+                self.record.set_probed(i, answer.is_hit());
+                self.record.note_answer(i, answer);
                 if let Some(o) = self.observer.as_mut() {
-                    o.probed(pos, source, hit);
+                    o.probed(pos, source, answer);
                 }
-                return Ok(hit);
+                return Ok(answer);
             }
         }
         self.probe_checked(pos, source)
@@ -240,33 +267,34 @@ impl<'a> Scan<'a> {
         let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
             return Ok(None);
         };
-        let hit = self.probe(Position::from_index(i, cols), source)?;
-        Ok(Some((i, hit)))
+        let answer = self.probe(Position::from_index(i, cols), source)?;
+        Ok(Some((i, answer.is_hit())))
     }
 
     /// Every other probe: refuses cells outside or already known, asks the sonar, and
     /// refuses answers that contradict the rules. Kept out of line so that the fast path
     /// above stays small.
     #[inline(never)]
-    fn probe_checked(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
+    fn probe_checked(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
         let Some(i) = self.record.open_index(pos) else {
             return Err(refused(&self.record, pos));
         };
-        let hit = match &mut self.oracle {
-            Oracle::Board(b) => b.is_ship(pos),
+        let answer = match &mut self.oracle {
+            Oracle::Board(b) => b.answer_at(i, &self.record),
             Oracle::Other(s) => s.probe(pos)?,
             Oracle::Inconsistent(_) => {
                 return Err(ScanError::Probe(ProbeError::Io("internal: the sonar stopped being a board".into())))
             }
         };
-        if hit {
+        if answer.is_hit() {
             self.check_hit(pos)?;
         }
-        self.record.set_probed(i, hit);
+        self.record.set_probed(i, answer.is_hit());
+        self.record.note_answer(i, answer);
         if let Some(o) = self.observer.as_mut() {
-            o.probed(pos, source, hit);
+            o.probed(pos, source, answer);
         }
-        Ok(hit)
+        Ok(answer)
     }
 
     /// Refuses a hit that the rules or earlier answers make impossible.
@@ -276,6 +304,11 @@ impl<'a> Scan<'a> {
                 "{pos} is a hit, but all {} ship cells were already found",
                 self.ship_cells()
             )));
+        }
+        let rules = self.rules();
+        if rules.touch() || !rules.fleet().is_straight() {
+            // Ships may touch, or have cells diagonal to each other: no contact to refuse.
+            return Ok(());
         }
         let (rows, cols) = (self.rows(), self.cols());
         // Cheap test first (most hits have no hit diagonal); name the cell only if needed.
@@ -355,7 +388,7 @@ impl<'a> Scan<'a> {
         }
         let Oracle::Board(board) = self.oracle else { return None };
         let ship_cells = self.ship_cells;
-        Some(QuietScan::new(&mut self.record, board, ship_cells))
+        Some(QuietScan::new(&mut self.record, board, ship_cells, self.announce))
     }
 }
 
@@ -372,7 +405,10 @@ impl Scanner for Scan<'_> {
     fn state(&self, pos: Position) -> CellState {
         Scan::state(self, pos)
     }
-    fn probe(&mut self, pos: Position, source: Source) -> Result<bool, ScanError> {
+    fn rules(&self) -> &Rules {
+        Scan::rules(self)
+    }
+    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
         Scan::probe(self, pos, source)
     }
     fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {

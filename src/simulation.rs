@@ -10,9 +10,10 @@ use crate::board::{Board, BoardError};
 use crate::placement::{PlacementError, Placer};
 use crate::record::ScanRecord;
 use crate::rng::Rng;
+use crate::rules::Rules;
 use crate::scan::ScanError;
 use crate::ship::Ship;
-use crate::strategy::{self, ScanStrategy};
+use crate::strategy::{self, ScanStrategy, StrategyError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -26,8 +27,8 @@ pub struct SimConfig {
     pub rows: usize,
     /// Board columns.
     pub cols: usize,
-    /// Ship sizes.
-    pub fleet: Vec<usize>,
+    /// The rules, and the fleet every board holds.
+    pub rules: Rules,
     /// Strategy names; the first is the reference of the paired comparison.
     pub strategies: Vec<String>,
     /// Master seed.
@@ -66,8 +67,8 @@ pub struct SimResult {
 /// Why a simulation could not run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SimError {
-    /// A strategy name is unknown.
-    UnknownStrategy(String),
+    /// A strategy name is unknown, or the strategy cannot play the rules.
+    Strategy(StrategyError),
     /// The fleet cannot be placed on the board.
     Placement(PlacementError),
     /// A strategy failed on a board (a bug: boards are valid).
@@ -84,9 +85,7 @@ pub enum SimError {
 impl std::fmt::Display for SimError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SimError::UnknownStrategy(name) => {
-                write!(f, "unknown strategy `{name}`; valid names: {}", strategy::NAMES.join(", "))
-            }
+            SimError::Strategy(e) => write!(f, "{e}"),
             SimError::Placement(e) => write!(f, "{e}"),
             SimError::Scan { strategy, game, error } => write!(f, "strategy {strategy} failed on game {game}: {error}"),
         }
@@ -181,7 +180,7 @@ fn refill_board(
     board: &mut Board,
 ) -> Result<(), SimError> {
     let mut rng = Rng::for_stream(config.seed, game);
-    placer.place_fleet_into(&config.fleet, &mut rng, ships).map_err(SimError::Placement)?;
+    placer.place(config.rules.fleet(), &mut rng, ships).map_err(SimError::Placement)?;
     // The placer's fleets obey the rules by construction (tested against the board's
     // own check, which debug builds also run here).
     board.refill_valid(ships);
@@ -213,10 +212,12 @@ struct Tally {
 /// Pre: none. Post: `Ok` with one tally per strategy, each summing to `config.games`;
 /// identical for any thread count.
 pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimError> {
-    if let Some(bad) = config.strategies.iter().find(|n| strategy::by_name(n, 0).is_none()) {
-        return Err(SimError::UnknownStrategy(bad.clone()));
+    for name in &config.strategies {
+        strategy::for_rules(name, 0, &config.rules).map_err(SimError::Strategy)?;
     }
-    Placer::new(config.rows, config.cols).check_fleet(&config.fleet).map_err(SimError::Placement)?;
+    Placer::with_rules(config.rows, config.cols, &config.rules)
+        .check(config.rules.fleet())
+        .map_err(SimError::Placement)?;
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let failure: Mutex<Option<SimError>> = Mutex::new(None);
@@ -261,19 +262,19 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     let cells = config.rows * config.cols;
     let n = config.strategies.len();
     let mut strategies: Vec<Box<dyn ScanStrategy + Send>> =
-        config.strategies.iter().filter_map(|name| strategy::by_name(name, 0)).collect();
+        config.strategies.iter().filter_map(|name| strategy::for_rules(name, 0, &config.rules).ok()).collect();
     let mut tally = Tally {
         histograms: vec![vec![0; cells + 1]; n],
         vs_first: vec![[0; 3]; n],
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
     };
-    let mut placer = Placer::new(config.rows, config.cols);
+    let mut placer = Placer::with_rules(config.rows, config.cols, &config.rules);
     // Reused from batch to batch: the fleet, the batch's boards and the scan record.
-    let mut ships = Vec::with_capacity(config.fleet.len());
+    let mut ships = Vec::with_capacity(config.rules.fleet().len());
     let mut boards = Vec::with_capacity(BATCH);
     for _ in 0..BATCH {
-        match Board::new(config.rows, config.cols, Vec::new()) {
+        match Board::blank(config.rows, config.cols, &config.rules) {
             Ok(b) => boards.push(b),
             Err(e) => {
                 if let Ok(mut f) = failure.lock() {
@@ -352,13 +353,13 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::placement::STANDARD_FLEET;
 
     /// The board of game `game`, built afresh: the plain reference for `refill_board`.
     fn game_board(placer: &mut Placer, config: &SimConfig, game: u64) -> Result<Board, SimError> {
         let mut rng = Rng::for_stream(config.seed, game);
-        let ships = placer.place_fleet(&config.fleet, &mut rng).map_err(SimError::Placement)?;
-        Board::new(config.rows, config.cols, ships).map_err(|e| board_error(config, &e))
+        let mut ships = Vec::new();
+        placer.place(config.rules.fleet(), &mut rng, &mut ships).map_err(SimError::Placement)?;
+        Board::with_rules(config.rows, config.cols, ships, &config.rules).map_err(|e| board_error(config, &e))
     }
 
     fn config(games: u64, threads: usize) -> SimConfig {
@@ -366,7 +367,7 @@ mod tests {
             games,
             rows: 10,
             cols: 10,
-            fleet: STANDARD_FLEET.to_vec(),
+            rules: Rules::problem_g(),
             strategies: ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
             seed: 1,
             threads,
@@ -432,9 +433,13 @@ mod tests {
     fn unknown_strategy_and_impossible_fleet_are_errors() {
         let mut c = config(10, 1);
         c.strategies.push("nope".into());
-        assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::UnknownStrategy(_))));
+        assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::Strategy(StrategyError::Unknown(_)))));
         let mut c = config(10, 1);
-        c.fleet = vec![5; 40];
+        c.rules = Rules::preset("classic").unwrap();
+        c.strategies = vec!["smart".into()];
+        assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::Strategy(StrategyError::Unsupported { .. }))));
+        let mut c = config(10, 1);
+        c.rules = c.rules.with_fleet(crate::fleet::Fleet::of_sizes(&[5; 40]));
         assert!(matches!(simulate(&c, &AtomicU64::new(0)), Err(SimError::Placement(_))));
     }
 
@@ -449,7 +454,7 @@ mod tests {
             assert_eq!(a.ships(), b.ships());
         }
         // The worker's reusing version builds the same boards.
-        let (mut ships, mut board) = (Vec::new(), Board::new(10, 10, Vec::new()).unwrap());
+        let (mut ships, mut board) = (Vec::new(), Board::blank(10, 10, &c.rules).unwrap());
         for g in 0..50 {
             refill_board(&mut p1, &c, g, &mut ships, &mut board).unwrap();
             assert_eq!(board.ships(), game_board(&mut p2, &c, g).unwrap().ships());

@@ -1,9 +1,44 @@
-//! The only window a strategy has on the bay: its size, how many ship cells to find,
-//! optionally the fleet's sizes, and "ship or water?" for one cell at a time.
+//! The only window a strategy has on the bay: its size, the rules, how many ship cells
+//! to find, optionally the fleet, and "ship or water?" for one cell at a time (and,
+//! under rules that announce it, "sunk").
 
 use crate::board::Board;
+use crate::fleet::Fleet;
 use crate::position::Position;
+use crate::rules::Rules;
 use std::fmt;
+
+/// What a probe answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Water.
+    Miss,
+    /// A ship cell, its ship not complete yet (or rules that never say "sunk").
+    Hit,
+    /// A ship cell that completes its ship: under `sunk named`, the kind of the ship
+    /// (an index into the fleet's kinds), under `sunk yes` none.
+    Sunk(Option<usize>),
+}
+
+impl Answer {
+    /// True for a ship cell (`Hit` or `Sunk`).
+    /// Pre: none. Post: false only for `Miss`.
+    #[inline]
+    pub fn is_hit(self) -> bool {
+        self != Answer::Miss
+    }
+
+    /// `Hit` for true, `Miss` for false.
+    /// Pre: none. Post: `is_hit() == hit`.
+    #[inline]
+    pub fn from_hit(hit: bool) -> Answer {
+        if hit {
+            Answer::Hit
+        } else {
+            Answer::Miss
+        }
+    }
+}
 
 /// What a strategy may ask. The judge's [`crate::board::Board`] answers from its ships;
 /// `play` answers from a person or a referee program.
@@ -17,12 +52,17 @@ pub trait Sonar {
     /// Total number of ship cells to spot.
     /// Pre: none. Post: at most `rows() * cols()`.
     fn ship_cells(&self) -> usize;
-    /// The ship sizes, largest first, when they are known (fleet-aware strategies use it).
-    /// Pre: none. Post: when `Some`, the sizes add up to `ship_cells()`.
-    fn fleet(&self) -> Option<&[usize]>;
-    /// Scans one cell: `Ok(true)` for ship, `Ok(false)` for water.
-    /// Pre: `pos` inside the bay. Post: the same cell always gets the same answer.
-    fn probe(&mut self, pos: Position) -> Result<bool, ProbeError>;
+    /// The rules the answers follow (whether ships touch, what a probe answers).
+    /// Pre: none. Post: no change.
+    fn rules(&self) -> &Rules;
+    /// The fleet, when it is known (fleet-aware strategies use it); `None` when only the
+    /// number of ship cells is.
+    /// Pre: none. Post: when `Some`, its ship cells add up to `ship_cells()`.
+    fn fleet(&self) -> Option<&Fleet>;
+    /// Scans one cell: `Miss`, `Hit`, or under rules that announce it `Sunk`.
+    /// Pre: `pos` inside the bay, not asked before. Post: `Sunk` exactly when the cell
+    /// is the last cell of its ship to be asked.
+    fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError>;
     /// The board behind this sonar when it is one (a scan then asks it directly,
     /// without a virtual call per probe). Other sonars keep the default.
     /// Pre: none. Post: `Some(b)` answers every probe exactly as `probe` would.
@@ -38,6 +78,8 @@ pub enum ProbeError {
     Io(String),
     /// The answer was not one of the accepted words.
     BadAnswer(String),
+    /// The answer says `sunk` with a name that is not a ship of the fleet.
+    UnknownShip(String),
     /// The answer channel closed before every ship cell was found.
     Closed,
 }
@@ -47,8 +89,9 @@ impl fmt::Display for ProbeError {
         match self {
             ProbeError::Io(e) => write!(f, "{e}"),
             ProbeError::BadAnswer(a) => {
-                write!(f, "answer `{a}` is not one of hit, miss, h, m, 1, 0")
+                write!(f, "answer `{a}` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0")
             }
+            ProbeError::UnknownShip(name) => write!(f, "answer `sunk {name}`: the fleet has no ship called `{name}`"),
             ProbeError::Closed => write!(f, "the answers ended before every ship cell was found"),
         }
     }

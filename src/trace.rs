@@ -30,6 +30,7 @@ use crate::likelihood::Likelihood;
 use crate::observer::{ListView, ScanObserver, Source};
 use crate::position::Position;
 use crate::record::{CellState, ScanRecord};
+use crate::sonar::Answer;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -73,7 +74,7 @@ impl TraceOptions {
 struct Step {
     /// The matrix read before the probe, already formatted (one line per row).
     matrix: Option<Vec<String>>,
-    probe: Option<(Position, Source, bool)>,
+    probe: Option<(Position, Source, Answer)>,
     eliminated: Vec<Position>,
     /// The list line, already formatted.
     list: Option<String>,
@@ -143,8 +144,8 @@ impl<'a> Tracer<'a> {
     fn block(&self, step: &Step, record: &ScanRecord) -> String {
         let mut s = String::new();
         let _ = match step.probe {
-            Some((pos, source, hit)) => {
-                writeln!(s, "\nscan {}: {pos} from {source}, {}", record.scans(), if hit { "hit" } else { "miss" })
+            Some((pos, source, answer)) => {
+                writeln!(s, "\nscan {}: {pos} from {source}, {}", record.scans(), describe(answer, self.board))
             }
             None => writeln!(s, "\nscan {}: no probe was reported", record.scans()),
         };
@@ -193,6 +194,20 @@ impl<'a> Tracer<'a> {
             CellState::Eliminated => Some(COLOR_ELIMINATED),
             CellState::Unknown => None,
         }
+    }
+}
+
+/// An answer as the play protocol words it: `hit`, `miss`, `sunk` or `sunk NAME`.
+/// Pre: none. Post: no change.
+pub fn describe(answer: Answer, board: &Board) -> String {
+    match answer {
+        Answer::Miss => "miss".into(),
+        Answer::Hit => "hit".into(),
+        Answer::Sunk(None) => "sunk".into(),
+        Answer::Sunk(Some(k)) => match board.rules().fleet().kinds().get(k) {
+            Some(kind) => format!("sunk {}", kind.name),
+            None => "sunk".into(),
+        },
     }
 }
 
@@ -258,8 +273,8 @@ impl ScanObserver for Tracer<'_> {
         self.step.matrix = Some(format_matrix(matrix));
     }
 
-    fn probed(&mut self, pos: Position, source: Source, hit: bool) {
-        self.step.probe = Some((pos, source, hit));
+    fn probed(&mut self, pos: Position, source: Source, answer: Answer) {
+        self.step.probe = Some((pos, source, answer));
     }
 
     fn eliminated(&mut self, pos: Position) {

@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 /// Every command but the judge.
-const COMMANDS: [&str; 5] = ["generate", "simulate", "trace", "advise", "play"];
+const COMMANDS: [&str; 6] = ["generate", "simulate", "trace", "advise", "play", "referee"];
 
 fn stdout_of(args: &[&str], stdin: &[u8]) -> String {
     let out = common::run(args, stdin);
@@ -77,8 +77,10 @@ fn typos_get_a_suggestion() {
 fn errors_name_the_command_once() {
     let err = error_of(&["simulate", "--games", "1e6"], b"");
     assert_eq!(err, "error: simulate: --games: expected a whole number, got `1e6`\n");
-    let err = error_of(&["generate", "--rows", "3"], b"");
-    assert_eq!(err, "error: generate: --cols is required (see --help)\n");
+    let err = error_of(&["generate", "--rows", "x"], b"");
+    assert_eq!(err, "error: generate: --rows: expected a whole number, got `x`\n");
+    let err = error_of(&["referee", "--sunk", "loud"], b"");
+    assert_eq!(err, "error: referee: --sunk: expected none, yes or named, got `loud`\n");
     let err = error_of(&["trace", "--color", "pink"], b"");
     assert_eq!(err, "error: trace: --color: expected auto, always or never, got `pink`\n");
     for command in COMMANDS {

@@ -25,6 +25,7 @@ use spot_the_ships::posterior::{Estimator, Settings};
 use spot_the_ships::record::CellState;
 use spot_the_ships::rng::Rng;
 use spot_the_ships::ship::Ship;
+use spot_the_ships::sonar::Answer;
 use spot_the_ships::strategy::{by_name, solve_observed};
 use std::collections::HashMap;
 
@@ -85,7 +86,7 @@ struct Bits {
 }
 
 impl ScanObserver for Bits {
-    fn probed(&mut self, pos: Position, _source: Source, hit: bool) {
+    fn probed(&mut self, pos: Position, _source: Source, answer: Answer) {
         let rows = self.grid.len() / self.cols;
         let post = self.estimator.estimate(rows, self.cols, &self.grid, &STANDARD_FLEET).expect("posterior");
         let p = post.prob(pos);
@@ -93,7 +94,7 @@ impl ScanObserver for Bits {
             self.bits -= p * p.log2() + (1.0 - p) * (1.0 - p).log2();
         }
         self.probes += 1;
-        self.grid[pos.index(self.cols)] = if hit { CellState::Hit } else { CellState::Miss };
+        self.grid[pos.index(self.cols)] = if answer.is_hit() { CellState::Hit } else { CellState::Miss };
     }
 
     fn eliminated(&mut self, pos: Position) {

@@ -19,7 +19,11 @@ fn json_is_identical_for_one_and_two_threads_and_complete() {
     let one = stdout(&[&base[..], &["--threads", "1"]].concat());
     let two = stdout(&[&base[..], &["--threads", "2"]].concat());
     assert_eq!(one, two);
-    assert!(one.starts_with("{\"games\": 3000, \"rows\": 10, \"cols\": 10, \"fleet\": [5,4,3,3,2,2,1,1], \"seed\": 7"));
+    assert!(one.starts_with("{\"games\": 3000, \"rows\": 10, \"cols\": 10, \"fleet\": [5,4,3,3,2,2,1,1], \"rules\": "));
+    assert!(
+        one.contains("\"rules\": {\"preset\": \"problem-g\", \"touch\": false, \"sunk\": \"none\", \"rotate\": true")
+    );
+    assert!(one.contains("]}, \"seed\": 7, \"strategies\": ["), "{one}");
     for name in ["random", "linear", "smart", "prob"] {
         assert!(one.contains(&format!("{{\"name\": \"{name}\", \"mean\": ")), "{name}");
     }
@@ -114,7 +118,8 @@ fn generate_refuses_fleets_that_cannot_fit() {
         &["generate", "--rows", "3", "--cols", "3", "--fleet", "1,1,1,1,1"],
         &["generate", "--rows", "2", "--cols", "5", "--fleet", "3,3"],
         &["generate", "--rows", "10", "--cols", "10", "--density", "0.6"],
-        &["generate", "--rows", "10"],
+        &["generate", "--rows", "10", "--cols", "0"],
+        &["generate", "--rules", "starwars", "--rows", "5"],
     ] {
         let out = common::run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -143,7 +143,12 @@ struct StepCounter {
 }
 
 impl ScanObserver for StepCounter {
-    fn probed(&mut self, _pos: Position, _source: spot_the_ships::observer::Source, _hit: bool) {
+    fn probed(
+        &mut self,
+        _pos: Position,
+        _source: spot_the_ships::observer::Source,
+        _answer: spot_the_ships::sonar::Answer,
+    ) {
         self.probes += 1;
     }
     fn step_done(&mut self, record: &ScanRecord) {

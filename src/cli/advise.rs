@@ -64,6 +64,7 @@ ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
   more hits than the fleet's ship cells, a whole ship the fleet has no room for,
   and any grid no layout of the fleet agrees with (bayes).
 ",
+    extra: None,
 };
 
 /// The two ways of advising.

@@ -74,6 +74,8 @@ pub(crate) struct Command {
     pub operands: Operands,
     /// More help, after the flags (input and output formats, protocols, errors).
     pub after: &'static str,
+    /// Help made from tables elsewhere (strategies, rule presets), after `after`.
+    pub extra: Option<fn() -> String>,
 }
 
 /// The arguments of one command, read against its table.
@@ -233,10 +235,12 @@ impl Command {
                 }
             }
         }
-        if !self.after.is_empty() {
-            let _ = write!(out, "\n{}", self.after);
-            if !self.after.ends_with('\n') {
-                out.push('\n');
+        for more in [self.after.to_string(), self.extra.map(|f| f()).unwrap_or_default()] {
+            if !more.is_empty() {
+                let _ = write!(out, "\n{more}");
+                if !more.ends_with('\n') {
+                    out.push('\n');
+                }
             }
         }
         out
@@ -383,6 +387,7 @@ mod tests {
         groups: &[("OPTIONS", FLAGS)],
         operands: Operands::File,
         after: "",
+        extra: None,
     };
 
     #[test]

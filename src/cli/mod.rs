@@ -4,9 +4,11 @@
 
 mod advise;
 pub(crate) mod args;
+mod game;
 mod generate;
 mod judge;
 mod play;
+mod referee;
 mod simulate;
 mod trace;
 
@@ -160,12 +162,13 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 5] = [
+const COMMANDS: [Entry; 6] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
     Entry { spec: &advise::COMMAND, run: advise::run },
     Entry { spec: &play::COMMAND, run: play::run },
+    Entry { spec: &referee::COMMAND, run: referee::run },
 ];
 
 /// The names of the commands.

@@ -1,10 +1,10 @@
 //! `simulate`: rerun the statement's strategy comparison on random boards.
 
 use super::args::{Command, Flag, Operands, Parsed};
+use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
-use crate::board::Board;
 use crate::chart;
-use crate::placement::{parse_fleet, STANDARD_FLEET};
+use crate::rules::Rules;
 use crate::simulation::{simulate, SimConfig, SimResult};
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
@@ -13,11 +13,14 @@ use std::time::{Duration, Instant};
 
 const FLAGS: &[Flag] = &[
     Flag::value("--games", "N", "boards to play").default("1000000"),
-    Flag::value("--rows", "R", "board rows").default("10"),
-    Flag::value("--cols", "C", "board columns").default("10"),
-    Flag::value("--fleet", "LIST", "ship sizes (default 5,4,3,3,2,2,1,1: the statement's\n21 cells)"),
-    Flag::value("--strategies", "LIST", "strategies to compare; the first is the reference of the\npaired comparison")
-        .default("random,linear,smart,prob"),
+    Flag::value("--rows", "R", "board rows (default: the rules' bay, 10)"),
+    Flag::value("--cols", "C", "board columns (default: the rules' bay, 10)"),
+    Flag::value(
+        "--strategies",
+        "LIST",
+        "strategies to compare, or all; the first is the reference\nof the paired comparison",
+    )
+    .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
     Flag::value("--threads", "T", "worker threads (default: every core); results do not\ndepend on it"),
     Flag::value(
@@ -34,14 +37,15 @@ pub const COMMAND: Command = Command {
     name: "simulate",
     summary: "compare strategies on many random boards",
     usage: &["simulate [OPTIONS]"],
-    groups: &[("OPTIONS", FLAGS)],
+    groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
 Every strategy plays the very same boards. Game i places the fleet with its own
 random stream drawn from the seed and i: ships largest first, each uniformly
-among the valid placements; a fleet that gets stuck starts again. Progress goes
+among the valid positions; a fleet that gets stuck starts again. Progress goes
 to stderr when stderr is a terminal and the run lasts more than a second.
 ",
+    extra: Some(game::presets_help),
 };
 
 /// Output formats.
@@ -70,8 +74,14 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let result = run_with_progress(&config, io)?;
     if let (Some(path), Some(mut file)) = (flags.text("--svg"), svg_file) {
-        let title =
-            format!("{} games, {}x{} board, fleet {}", config.games, config.rows, config.cols, join(&config.fleet));
+        let title = format!(
+            "{} games, {}x{} board, {} rules, fleet {}",
+            config.games,
+            config.rows,
+            config.cols,
+            config.rules.preset_name(),
+            config.rules.fleet().describe()
+        );
         std::io::Write::write_all(&mut file, chart::svg(&result.stats, &title).as_bytes())
             .map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?;
     }
@@ -84,32 +94,17 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-fn join(v: &[usize]) -> String {
-    v.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
-}
-
 /// Reads and checks the flags.
 fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     let games: u64 = flags.require("--games")?;
     if games == 0 {
         return Err(CliError::Usage("--games: at least 1 game".into()));
     }
-    let rows: usize = flags.require("--rows")?;
-    let cols: usize = flags.require("--cols")?;
-    Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
-    let fleet = match flags.text("--fleet") {
-        Some(text) => parse_fleet(text).map_err(|e| CliError::Usage(format!("--fleet: {e}")))?,
-        None => STANDARD_FLEET.to_vec(),
-    };
-    let strategies: Vec<String> =
-        flags.text("--strategies").unwrap_or_default().split(',').map(|s| s.trim().to_string()).collect();
+    let rules = game::rules(flags)?;
+    let (rows, cols) = game::bay(flags, &rules)?;
+    let strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
     for (k, name) in strategies.iter().enumerate() {
-        if !strategy::NAMES.contains(&name.as_str()) {
-            return Err(CliError::Usage(format!(
-                "--strategies: unknown strategy `{name}`; valid names: {}",
-                strategy::NAMES.join(", ")
-            )));
-        }
+        strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategies: {e}")))?;
         if strategies.get(..k).is_some_and(|before| before.contains(name)) {
             return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
         }
@@ -120,7 +115,21 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
         return Err(CliError::Usage("--threads: between 1 and 1024".into()));
     }
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    Ok(SimConfig { games, rows, cols, fleet, strategies, seed, threads })
+    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads })
+}
+
+/// The names in a comma-separated list; `all` stands for every strategy that can play
+/// `rules`.
+fn strategy_list(text: &str, rules: &Rules) -> Result<Vec<String>, CliError> {
+    let mut out = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        if name == "all" {
+            out.extend(strategy::STRATEGIES.iter().filter(|e| (e.supports)(rules).is_ok()).map(|e| e.name.to_string()));
+        } else {
+            out.push(name.to_string());
+        }
+    }
+    Ok(out)
 }
 
 /// Runs the simulation on a helper thread while this one reports progress on stderr
@@ -160,15 +169,18 @@ fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResu
 fn text(r: &SimResult) -> String {
     let c = &r.config;
     let mut out = String::new();
-    let cells: usize = c.fleet.iter().sum();
+    let cells = c.rules.fleet().ship_cells();
     let _ = writeln!(
         out,
-        "{} games, {}x{} board, fleet {} ({cells} ship cells), seed {}",
+        "{} games, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
         c.games,
         c.rows,
         c.cols,
-        join(&c.fleet),
-        c.seed
+        c.rules.fleet().describe(),
+        if cells == 1 { "" } else { "s" },
+        c.seed,
+        c.rules.preset_name(),
+        c.rules.describe()
     );
     let _ = writeln!(out);
     let _ = writeln!(
@@ -238,26 +250,18 @@ fn csv(r: &SimResult) -> String {
     out
 }
 
-/// A JSON number: finite floats with 4 decimals.
-fn num(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:.4}")
-    } else {
-        "null".into()
-    }
-}
-
 /// One JSON object with the configuration and every strategy's statistics.
 fn json(r: &SimResult) -> String {
     let c = &r.config;
     let mut out = String::new();
     let _ = write!(
         out,
-        "{{\"games\": {}, \"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"seed\": {}, \"strategies\": [",
+        "{{\"games\": {}, \"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}, \"strategies\": [",
         c.games,
         c.rows,
         c.cols,
-        join(&c.fleet),
+        c.rules.fleet().sizes_text(),
+        crate::json::rules(&c.rules),
         c.seed
     );
     for (k, s) in r.stats.iter().enumerate() {
@@ -268,8 +272,8 @@ fn json(r: &SimResult) -> String {
             out,
             "{{\"name\": \"{}\", \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
             s.name,
-            num(s.mean()),
-            num(s.stdev()),
+            crate::json::number(s.mean()),
+            crate::json::number(s.stdev()),
             s.min(),
             s.percentile(10.0),
             s.percentile(50.0),

@@ -2,13 +2,14 @@
 //! then the judge's own output.
 
 use super::args::{Command, Flag, Operands, Parsed};
+use super::game::{self, RULE_FLAGS};
 use super::{read_input, CliError, Streams};
 use crate::input;
 use crate::strategy::{self, DEFAULT_SEED};
 use crate::trace::{TraceOptions, Tracer};
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--strategy", "NAME", "trace NAME instead of the strategy on the input's first line"),
+    Flag::value("--strategy", "NAME", "trace NAME, not the strategy on the input's first line"),
     Flag::value("--color", "WHEN", "colour the drawn boards: auto (only when stdout is a\nterminal), always or never")
         .default("auto"),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
@@ -19,7 +20,7 @@ pub const COMMAND: Command = Command {
     name: "trace",
     summary: "show, scan by scan, how a strategy solves a judge input",
     usage: &["trace [OPTIONS] [FILE]"],
-    groups: &[("OPTIONS", FLAGS)],
+    groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::File,
     after: "\
 The input is a judge input (strategy name; `rows cols n`; n ships `row col size
@@ -52,6 +53,7 @@ OUTPUT
   (bold when eliminated in this step), the cell probed in this step black on
   green.
 ",
+    extra: Some(game::presets_help),
 };
 
 /// Runs `trace`: the judge input on stdin, the trace on stdout.
@@ -66,15 +68,12 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let bytes = read_input(flags, io, "`spot-the-ships trace --help` for the format")?;
-    let input = input::parse(&bytes, &strategy::NAMES)?;
+    let rules = game::rules(flags)?;
+    let input = input::parse_under(&bytes, &strategy::NAMES, &rules)?;
     let board = input.board;
+    game::check_fleet(flags, &rules, board.rules().fleet())?;
     let name = flags.text("--strategy").unwrap_or(&input.strategy);
-    let Some(mut strategy) = strategy::by_name(name, seed) else {
-        return Err(CliError::Usage(format!(
-            "--strategy: unknown strategy `{name}`; valid names: {}",
-            strategy::NAMES.join(", ")
-        )));
-    };
+    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut sonar = board.clone();
     let mut tracer = Tracer::new(&board, TraceOptions::for_strategy(name, color), &mut *io.stdout);
     tracer.begin(name);

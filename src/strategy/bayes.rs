@@ -108,7 +108,7 @@ impl ScanStrategy for Bayes {
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         self.estimator.reset(self.seed);
         let (rows, cols) = (scan.rows(), scan.cols());
-        let Some(fleet) = scan.fleet().map(<[usize]>::to_vec) else {
+        let Some(fleet) = scan.fleet().map(crate::fleet::Fleet::sizes) else {
             return self.fallback.run(scan);
         };
         let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));

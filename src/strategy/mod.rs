@@ -17,6 +17,7 @@ pub use smart::Smart;
 
 use crate::observer::{ScanObserver, Silent};
 use crate::record::ScanRecord;
+use crate::rules::Rules;
 use crate::scan::{Scan, ScanError, Scanner};
 use crate::sonar::Sonar;
 
@@ -53,24 +54,145 @@ fn play_on_best_lane(strategy: &mut impl Plays, scan: &mut Scan<'_>) -> Result<(
     strategy.play(scan)
 }
 
-/// Names of every strategy, in the order `--help` and errors list them.
-pub const NAMES: [&str; 6] = ["linear", "smart", "prob", "random", "parity", "bayes"];
+/// One strategy: its name, what it does, which rules it can honour, and how to make
+/// one. [`STRATEGIES`] is the only list of strategies: names, help and errors come
+/// from it.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    /// The name used on the input's first line and on the command line.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    /// `Err(why)` when the strategy cannot honour the rules (the why names the rule).
+    pub supports: fn(&Rules) -> Result<(), String>,
+    /// A fresh strategy whose random choices follow the seed.
+    pub make: fn(u64) -> Box<dyn ScanStrategy + Send>,
+}
+
+/// Any rules.
+fn any_rules(_: &Rules) -> Result<(), String> {
+    Ok(())
+}
+
+/// Straight ships that never touch: what smart and prob assume when they take a hit's
+/// diagonal neighbours for water.
+fn straight_apart(rules: &Rules) -> Result<(), String> {
+    if rules.touch() {
+        return Err(
+            "it marks the diagonal neighbours of a hit as water, which is wrong when ships may touch (touch=yes)"
+                .into(),
+        );
+    }
+    straight(rules)
+}
+
+/// Straight ships.
+fn straight(rules: &Rules) -> Result<(), String> {
+    if !rules.fleet().is_straight() {
+        return Err("it assumes straight ships, and this fleet has drawn ones".into());
+    }
+    Ok(())
+}
+
+/// Every strategy, in the order help and errors list them.
+pub const STRATEGIES: [Entry; 6] = [
+    Entry { name: "linear", summary: "row by row, left to right", supports: any_rules, make: |_| Box::new(Linear) },
+    Entry {
+        name: "smart",
+        summary: "linear, but a hit eliminates its diagonals and scans its E and S next",
+        supports: straight_apart,
+        make: |_| Box::new(Smart::default()),
+    },
+    Entry {
+        name: "prob",
+        summary: "the statement's likelihood matrix, plus a queue of a hit's neighbours",
+        supports: straight_apart,
+        make: |_| Box::new(Probabilistic::default()),
+    },
+    Entry {
+        name: "random",
+        summary: "a random order fixed by --seed",
+        supports: any_rules,
+        make: |seed| Box::new(Random::new(seed)),
+    },
+    Entry {
+        name: "parity",
+        summary: "diagonal lattice for the longest ship afloat, then sink what was hit",
+        supports: straight,
+        make: |_| Box::new(Parity::default()),
+    },
+    Entry {
+        name: "bayes",
+        summary: "the cell most likely to be a ship given every answer and the fleet",
+        supports: any_rules,
+        make: |seed| Box::new(Bayes::new(seed)),
+    },
+];
+
+/// The names of `entries`, in order.
+const fn names_of<const N: usize>(entries: &[Entry; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = entries[i].name;
+        i += 1;
+    }
+    out
+}
+
+/// Names of every strategy, in the order of [`STRATEGIES`].
+pub const NAMES: [&str; STRATEGIES.len()] = names_of(&STRATEGIES);
 
 /// The seed used by seeded strategies when none is given.
 pub const DEFAULT_SEED: u64 = 2021;
 
+/// Why no strategy could be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StrategyError {
+    /// No strategy has that name.
+    Unknown(String),
+    /// The strategy cannot honour the rules.
+    Unsupported {
+        /// The strategy.
+        name: &'static str,
+        /// Why, naming the rule.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for StrategyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StrategyError::Unknown(name) => {
+                write!(f, "unknown strategy `{name}`; valid names: {}", NAMES.join(", "))
+            }
+            StrategyError::Unsupported { name, why } => write!(f, "strategy {name} cannot play these rules: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for StrategyError {}
+
 /// The strategy called `name`, or `None` for an unknown name.
 /// Pre: none. Post: `Some(s)` has `s.name() == name`; `seed` drives random choices.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn ScanStrategy + Send>> {
-    Some(match name {
-        "linear" => Box::new(Linear),
-        "smart" => Box::new(Smart::default()),
-        "prob" => Box::new(Probabilistic::default()),
-        "random" => Box::new(Random::new(seed)),
-        "parity" => Box::new(Parity::default()),
-        "bayes" => Box::new(Bayes::new(seed)),
-        _ => return None,
-    })
+    STRATEGIES.iter().find(|e| e.name == name).map(|e| (e.make)(seed))
+}
+
+/// The strategy called `name`, checked against `rules`.
+/// Pre: none. Post: `Err(Unknown)` for an unknown name, `Err(Unsupported)` naming the
+/// rule it cannot honour.
+pub fn for_rules(name: &str, seed: u64, rules: &Rules) -> Result<Box<dyn ScanStrategy + Send>, StrategyError> {
+    let entry = STRATEGIES.iter().find(|e| e.name == name).ok_or_else(|| StrategyError::Unknown(name.to_string()))?;
+    (entry.supports)(rules).map_err(|why| StrategyError::Unsupported { name: entry.name, why })?;
+    Ok((entry.make)(seed))
+}
+
+/// The strategies, one per line (`  name   summary`), for help texts.
+/// Pre: none. Post: one line per strategy.
+pub fn help_list() -> String {
+    let width = NAMES.iter().map(|n| n.len()).max().unwrap_or(0);
+    STRATEGIES.iter().map(|e| format!("  {:<width$}  {}\n", e.name, e.summary)).collect()
 }
 
 /// Runs `strategy` on `sonar` with `observer` watching, and returns the record.

@@ -113,7 +113,7 @@ impl Parity {
         self.cols = scan.cols();
         self.fleet = scan.fleet().and_then(|f| {
             let mut counts = [0usize; MAX_SHIP + 1];
-            for &s in f {
+            for s in f.sizes() {
                 *counts.get_mut(s)? += 1;
             }
             Some(counts)
@@ -377,7 +377,7 @@ impl ScanStrategy for Parity {
                     None => return Err(scan.exhausted()),
                 },
             };
-            if scan.probe(pos, source)? {
+            if scan.probe(pos, source)?.is_hit() {
                 self.hit(scan, pos);
             }
             self.touched(scan, pos);
@@ -454,7 +454,7 @@ mod tests {
                     .max()
                     .map(|(_, Reverse(i))| Position::from_index(i, parity.cols));
                 assert_eq!(Some(pos), plain);
-                if scan.probe(pos, Source::Hunt).unwrap() {
+                if scan.probe(pos, Source::Hunt).unwrap().is_hit() {
                     parity.hit(&mut scan, pos);
                 }
                 parity.touched(&scan, pos);

@@ -118,7 +118,7 @@ impl Plays for Probabilistic {
                     (p, Source::Matrix)
                 }
             };
-            let hit = scan.probe(pos, source)?;
+            let hit = scan.probe(pos, source)?.is_hit();
             self.matrix.block(pos);
             if hit {
                 pos.for_each_diagonal(rows, cols, |d| {

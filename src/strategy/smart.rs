@@ -148,7 +148,7 @@ impl Plays for Smart {
             // scan and the reverse, and the list is row-major from the cursor on: the
             // scan's sweep takes its first cell (a whole run of water when unwatched).
             let (pos, hit) = match self.take_moved() {
-                Some(pos) => (pos, scan.probe(pos, Source::ListFront)?),
+                Some(pos) => (pos, scan.probe(pos, Source::ListFront)?.is_hit()),
                 None => {
                     let Some((i, hit)) = scan.sweep(self.cursor, Source::ListFront)? else {
                         return Err(scan.exhausted());

@@ -209,10 +209,16 @@ impl spot_the_ships::sonar::Sonar for NoFleet {
     fn ship_cells(&self) -> usize {
         self.0.ship_cells()
     }
-    fn fleet(&self) -> Option<&[usize]> {
+    fn rules(&self) -> &spot_the_ships::rules::Rules {
+        self.0.rules()
+    }
+    fn fleet(&self) -> Option<&spot_the_ships::fleet::Fleet> {
         None
     }
-    fn probe(&mut self, pos: spot_the_ships::position::Position) -> Result<bool, spot_the_ships::sonar::ProbeError> {
-        Ok(self.0.is_ship(pos))
+    fn probe(
+        &mut self,
+        pos: spot_the_ships::position::Position,
+    ) -> Result<spot_the_ships::sonar::Answer, spot_the_ships::sonar::ProbeError> {
+        spot_the_ships::sonar::Sonar::probe(&mut self.0, pos)
     }
 }

@@ -46,12 +46,12 @@ pub fn block(rows: usize, cols: usize, ship: &Ship, blocked: &mut [bool]) {
 
 /// `Σ_orders Π 1/n_k` for `ships` (any order), placed largest first.
 pub fn path_sum(rows: usize, cols: usize, ships: &[Ship], used: &mut [bool], blocked: &[bool]) -> f64 {
-    let next = ships.iter().zip(used.iter()).filter(|(_, &u)| !u).map(|(s, _)| s.size).max();
+    let next = ships.iter().zip(used.iter()).filter(|(_, &u)| !u).map(|(s, _)| s.size()).max();
     let Some(size) = next else { return 1.0 };
     let n = valid(rows, cols, size, blocked).len() as f64;
     let mut total = 0.0;
     for k in 0..ships.len() {
-        if used[k] || ships[k].size != size {
+        if used[k] || ships[k].size() != size {
             continue;
         }
         let mut child = blocked.to_vec();
@@ -104,7 +104,7 @@ fn extend(rows: usize, cols: usize, sizes: &[usize], ships: &mut Vec<Ship>, bloc
     };
     let options = valid(rows, cols, size, blocked);
     // The previous ship of the same size, if any: later equal ships come after it.
-    let after = ships.last().filter(|s| s.size == size).map(|s| order(s, cols));
+    let after = ships.last().filter(|s| s.size() == size).map(|s| order(s, cols));
     for ship in options {
         if after.is_some_and(|a| order(&ship, cols) <= a) {
             continue;
@@ -119,5 +119,5 @@ fn extend(rows: usize, cols: usize, sizes: &[usize], ships: &mut Vec<Ship>, bloc
 
 /// A total order of the placements of one size: start cell, then East before South.
 fn order(ship: &Ship, cols: usize) -> usize {
-    ship.start.index(cols) * 2 + usize::from(ship.orientation == Orientation::South)
+    ship.start.index(cols) * 2 + usize::from(ship.orientation() == Some(Orientation::South))
 }

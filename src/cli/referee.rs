@@ -1,0 +1,117 @@
+//! `referee`: the other side of `play`. Hides a bay (generated from a seed, or the ships
+//! of a judge input) and answers a player's probes over stdin and stdout.
+
+use super::args::{Command, Flag, Operands, Parsed};
+use super::game::{self, RULE_FLAGS};
+use super::{CliError, Streams};
+use crate::board::Board;
+use crate::input;
+use crate::placement::Placer;
+use crate::protocol::{parse_probe, read_line, reply_line, Header, MAX_LINE};
+use crate::record::ScanRecord;
+use crate::rng::Rng;
+use crate::strategy::{self, DEFAULT_SEED};
+
+const FLAGS: &[Flag] = &[
+    Flag::value("--rows", "R", "rows of the bay (default: the rules' bay)"),
+    Flag::value("--cols", "C", "columns of the bay (default: the rules' bay)"),
+    Flag::value("--seed", "S", "the bay is the rules' fleet placed at random from S").default("2021"),
+    Flag::value("--board", "FILE", "instead: the bay of a judge input (its strategy line is\nignored)"),
+];
+
+/// `referee`'s command line.
+pub const COMMAND: Command = Command {
+    name: "referee",
+    summary: "hide a bay and answer a player's probes",
+    usage: &["referee [--rules NAME] [--rows R --cols C] [--seed S]", "referee [--rules NAME] --board FILE"],
+    groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
+    operands: Operands::None,
+    after: "\
+PROTOCOL (one line each way; stdout is flushed after every line)
+  First the header:
+    bay ROWS COLS
+    fleet SIZES                 comma-separated, largest first
+    names NAMES                 when the ships have names, in the same order
+    rules touch=yes|no sunk=none|yes|named
+  (a fleet of drawn ships: `fleet-file`, the fleet file's lines and `end`
+  instead of the fleet and names lines; its rules line adds rotate=yes|no).
+  Then the player writes `? r c` (row and column from 0) and the referee
+  answers `hit`, `miss`, `sunk` or `sunk NAME` as the rules say. After the
+  answer that finds the last ship cell it writes `done N` (N probes) and exits
+  0. Connect it to play through two pipes, e.g. with a FIFO:
+    mkfifo f
+    spot-the-ships referee --rules classic < f | spot-the-ships play > f
+
+ERRORS (one `error: ` line on stderr, exit status 2)
+  a probe outside the bay or asked twice, a line that is not `? r c`, or the end
+  of the player's input before every ship cell was found.
+",
+    extra: Some(game::presets_help),
+};
+
+/// Runs `referee`.
+/// Pre: none. Post: on `Ok`, stdout holds the header, one answer per probe and `done N`;
+/// on `Err`, the last line written is the last answer.
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let rules = game::rules(flags)?;
+    let board = match flags.text("--board") {
+        Some(path) => {
+            if flags.has("--rows") || flags.has("--cols") || flags.has("--seed") {
+                return Err(CliError::Usage("--board takes the bay from the file: no --rows, --cols or --seed".into()));
+            }
+            let bytes =
+                std::fs::read(path).map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
+            let parsed = input::parse_under(&bytes, &strategy::NAMES, &rules)
+                .map_err(|e| CliError::Invalid(format!("--board: {path}: {e}")))?;
+            game::check_fleet(flags, &rules, parsed.board.rules().fleet())?;
+            parsed.board
+        }
+        None => {
+            let (rows, cols) = game::bay(flags, &rules)?;
+            let mut rng = Rng::new(flags.get_or("--seed", DEFAULT_SEED)?);
+            let mut ships = Vec::new();
+            Placer::with_rules(rows, cols, &rules).place(rules.fleet(), &mut rng, &mut ships)?;
+            Board::with_rules(rows, cols, ships, &rules).map_err(|e| CliError::Invalid(e.to_string()))?
+        }
+    };
+    referee(&board, io)
+}
+
+/// Plays the referee's side for `board`.
+fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let header = Header { rows: board.rows(), cols: board.cols(), rules: board.rules().clone() };
+    io.stdout.write_all(header.lines().as_bytes())?;
+    let mut record = ScanRecord::new(board.rows(), board.cols());
+    loop {
+        if record.hits() >= board.ship_cells() {
+            writeln!(io.stdout, "done {}", record.scans())?;
+            io.stdout.flush()?;
+            return Ok(());
+        }
+        io.stdout.flush()?;
+        let line = match read_line(&mut *io.stdin)? {
+            None => {
+                return Err(CliError::Invalid(format!(
+                    "the player stopped after {} probes, with {} of {} ship cells found",
+                    record.scans(),
+                    record.hits(),
+                    board.ship_cells()
+                )))
+            }
+            Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {MAX_LINE} bytes"))),
+            Some((line, false)) => line,
+        };
+        let pos = parse_probe(&line).map_err(CliError::Invalid)?;
+        let Some(i) = record.open_index(pos) else {
+            let why = if pos.row >= board.rows() || pos.col >= board.cols() {
+                format!("{pos} is outside the {}x{} bay", board.rows(), board.cols())
+            } else {
+                format!("{pos} was already probed")
+            };
+            return Err(CliError::Invalid(why));
+        };
+        let answer = board.answer_at(i, &record);
+        record.set_probed(i, answer.is_hit());
+        writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
+    }
+}
