@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod afloat;
 pub mod board;
 pub mod cellset;
 pub mod chart;
@@ -28,6 +29,7 @@ pub mod quiet;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod runs;
 pub mod scan;
 pub mod shape;
 pub mod ship;

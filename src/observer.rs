@@ -24,6 +24,8 @@ pub enum Source {
     Target,
     /// The most probable cell given every answer so far (bayes).
     Posterior,
+    /// The cell crossed by the most positions of the ships afloat (density).
+    Density,
 }
 
 impl fmt::Display for Source {
@@ -36,6 +38,7 @@ impl fmt::Display for Source {
             Source::Hunt => "hunt pattern",
             Source::Target => "target",
             Source::Posterior => "posterior",
+            Source::Density => "density",
         })
     }
 }

@@ -16,8 +16,9 @@
 //! Every rule is sound: it never marks a cell that some valid layout agreeing with the
 //! grid would contradict. Inconsistent grids are refused with the cell at fault.
 
-use crate::position::{Direction, Position};
+use crate::position::Position;
 use crate::record::CellState;
+use crate::runs::{self, Run, RunError};
 use crate::ship::MAX_SHIP;
 use std::fmt;
 
@@ -180,38 +181,6 @@ pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
     Ok(StateGrid { rows: lines.len(), cols, cells })
 }
 
-/// A maximal straight line of hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Run {
-    /// The top or left cell.
-    pub start: Position,
-    /// Number of hits.
-    pub len: usize,
-    /// True when it lies along a row (a single hit counts as horizontal).
-    pub horizontal: bool,
-}
-
-impl Run {
-    /// The cells of the run, first to last.
-    /// Pre: none. Post: `len` cells.
-    pub fn cells(&self) -> impl Iterator<Item = Position> + '_ {
-        let (r, c, h) = (self.start.row, self.start.col, self.horizontal);
-        (0..self.len).map(move |k| if h { Position::new(r, c + k) } else { Position::new(r + k, c) })
-    }
-
-    /// The cells where the ship holding the run could continue: beyond both ends, or the
-    /// four orthogonal neighbours of a single hit; only those inside the board.
-    /// Pre: the run lies on a `rows` x `cols` board. Post: at most four cells.
-    pub fn ends(&self, rows: usize, cols: usize) -> Vec<Position> {
-        if self.len == 1 {
-            return self.start.orthogonals(rows, cols).collect();
-        }
-        let last = self.cells().last().unwrap_or(self.start);
-        let (back, forth) = if self.horizontal { (Direction::W, Direction::E) } else { (Direction::N, Direction::S) };
-        self.start.step(back, rows, cols).into_iter().chain(last.step(forth, rows, cols)).collect()
-    }
-}
-
 /// What the rules settle about the unknown cells of a grid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deduction {
@@ -267,10 +236,6 @@ impl StateGrid {
         self.cells.iter().filter(|&&s| s == CellState::Hit).count()
     }
 
-    fn is_hit(&self, pos: Position) -> bool {
-        self.state(pos) == CellState::Hit
-    }
-
     /// The cells `prob` would have blocked: probed ones (`X`, `+`) and the diagonal
     /// neighbours of hits.
     /// Pre: none. Post: `rows * cols` flags.
@@ -288,47 +253,14 @@ impl StateGrid {
         blocked
     }
 
-    /// The runs of hits, in row-major order of their first cell.
+    /// The runs of hits, in row-major order of their first cell ([`runs::find`]).
     /// Pre: none. Post: `Err(DiagonalHits)` for the first hit (row-major) with a hit
     /// diagonal to it below; `Err(RunTooLong)` for a run longer than [`MAX_SHIP`].
     pub fn runs(&self) -> Result<Vec<Run>, StateError> {
-        let (rows, cols) = (self.rows, self.cols);
-        for (i, &s) in self.cells.iter().enumerate() {
-            if s != CellState::Hit {
-                continue;
-            }
-            let p = Position::from_index(i, cols);
-            // Diagonals above were checked from the cells above.
-            for dir in [Direction::SW, Direction::SE] {
-                if let Some(d) = p.step(dir, rows, cols).filter(|&d| self.is_hit(d)) {
-                    return Err(StateError::DiagonalHits { first: p, second: d });
-                }
-            }
-        }
-        // No diagonal contact: every group of hits is a straight line.
-        let mut runs = Vec::new();
-        for (i, &s) in self.cells.iter().enumerate() {
-            let p = Position::from_index(i, cols);
-            let starts = s == CellState::Hit
-                && !p.step(Direction::W, rows, cols).is_some_and(|q| self.is_hit(q))
-                && !p.step(Direction::N, rows, cols).is_some_and(|q| self.is_hit(q));
-            if !starts {
-                continue;
-            }
-            let south = p.step(Direction::S, rows, cols).is_some_and(|q| self.is_hit(q));
-            let dir = if south { Direction::S } else { Direction::E };
-            let mut len = 1;
-            let mut q = p;
-            while let Some(next) = q.step(dir, rows, cols).filter(|&n| self.is_hit(n)) {
-                len += 1;
-                q = next;
-            }
-            if len > MAX_SHIP {
-                return Err(StateError::RunTooLong { start: p, len, max: MAX_SHIP });
-            }
-            runs.push(Run { start: p, len, horizontal: !south });
-        }
-        Ok(runs)
+        runs::find(self.rows, self.cols, &self.cells).map_err(|e| match e {
+            RunError::Diagonal { first, second } => StateError::DiagonalHits { first, second },
+            RunError::TooLong { start, len } => StateError::RunTooLong { start, len, max: MAX_SHIP },
+        })
     }
 
     /// Checks the grid against the rules (and `fleet`, when given) and settles what the

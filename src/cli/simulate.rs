@@ -170,6 +170,7 @@ fn text(r: &SimResult) -> String {
     let c = &r.config;
     let mut out = String::new();
     let cells = c.rules.fleet().ship_cells();
+    let w = r.stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
     let _ = writeln!(
         out,
         "{} games, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
@@ -185,13 +186,13 @@ fn text(r: &SimResult) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "{:<10} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10}",
+        "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10}",
         "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max", "games/s"
     );
     for s in &r.stats {
         let _ = writeln!(
             out,
-            "{:<10} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10.0}",
+            "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10.0}",
             s.name,
             s.mean(),
             s.stdev(),
@@ -210,10 +211,10 @@ fn text(r: &SimResult) -> String {
                 writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
             for s in r.stats.iter().skip(1) {
                 if let Some([fewer, equal, more]) = s.vs_first {
-                    let pct = |v: u64| 100.0 * v as f64 / c.games as f64;
+                    let pct = |v: u64| super::percent(v, c.games);
                     let _ = writeln!(
                         out,
-                        "{:<10} fewer {:>7} ({:5.1}%)  equal {:>7} ({:5.1}%)  more {:>7} ({:5.1}%)",
+                        "{:<w$} fewer {:>7} ({:>5}%)  equal {:>7} ({:>5}%)  more {:>7} ({:>5}%)",
                         s.name,
                         fewer,
                         pct(fewer),

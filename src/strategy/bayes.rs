@@ -13,11 +13,12 @@
 //! if the answers contradict the fleet, it hands the scan over to [`Parity`], which
 //! continues from what is already known.
 
-use super::{Parity, ScanStrategy};
+use super::{Density, Parity, ScanStrategy};
 use crate::observer::Source;
 use crate::position::Position;
-use crate::posterior::{grid_of, hit_runs, Estimator, Posterior, Settings};
+use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Settings};
 use crate::record::CellState;
+use crate::runs;
 use crate::scan::{Scan, ScanError};
 
 /// Placements tried per sampled layout beyond which the posterior is not used (about
@@ -45,18 +46,26 @@ impl Bayes {
         Bayes { seed, estimator: Estimator::with_settings(seed, settings), fallback: Parity::default() }
     }
 
-    /// Eliminates what the answers prove to be water: diagonals of hits and the
-    /// surroundings of finished ships.
+    /// Eliminates what the answers prove to be water when straight ships never touch:
+    /// diagonals of hits and the surroundings of finished ships (runs closed by water or
+    /// the edge, or holding a sunk answer's cell).
     fn deduce(scan: &mut Scan<'_>) {
+        let rules = scan.rules();
+        if rules.touch() || !rules.fleet().is_straight() {
+            return;
+        }
         let (rows, cols) = (scan.rows(), scan.cols());
         let grid = grid_of(scan.record());
-        let Ok(runs) = hit_runs(rows, cols, &grid) else { return };
-        for run in runs {
-            for &p in &run.cells {
+        let sunk: Vec<usize> =
+            scan.record().answers().map_or(Vec::new(), |log| log.sunk.iter().map(|e| e.cell as usize).collect());
+        let Ok(found) = runs::find(rows, cols, &grid) else { return };
+        for run in found {
+            let whole = run.closed(rows, cols, &grid) || run.cells().any(|p| sunk.contains(&p.index(cols)));
+            for p in run.cells() {
                 for d in p.diagonals(rows, cols) {
                     scan.eliminate(d);
                 }
-                if run.closed {
+                if whole {
                     for n in p.orthogonals(rows, cols) {
                         scan.eliminate(n);
                     }
@@ -88,6 +97,16 @@ impl Bayes {
         }
         best.map(|(_, _, p)| p)
     }
+
+    /// Plays the rest of the game without the posterior: parity for straight ships,
+    /// density for drawn ones.
+    fn hand_over(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        if scan.rules().fleet().is_straight() || scan.fleet().is_none() {
+            self.fallback.run(scan)
+        } else {
+            Density::default().run(scan)
+        }
+    }
 }
 
 impl Default for Bayes {
@@ -108,19 +127,21 @@ impl ScanStrategy for Bayes {
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         self.estimator.reset(self.seed);
         let (rows, cols) = (scan.rows(), scan.cols());
-        let Some(fleet) = scan.fleet().map(crate::fleet::Fleet::sizes) else {
-            return self.fallback.run(scan);
+        let Some(fleet) = scan.fleet().cloned() else {
+            return self.hand_over(scan);
         };
+        let rules = scan.rules().clone().with_fleet(fleet.clone());
         let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));
-        if fleet.iter().sum::<usize>() != scan.ship_cells() || work > MAX_WORK {
-            return self.fallback.run(scan);
+        if fleet.ship_cells() != scan.ship_cells() || work > MAX_WORK {
+            return self.hand_over(scan);
         }
         Bayes::deduce(scan);
         while !scan.is_done() {
             let grid = grid_of(scan.record());
-            let post = match self.estimator.estimate(rows, cols, &grid, &fleet) {
+            let ev = Evidence { rows, cols, grid: &grid, log: scan.record().answers(), wrecks: &[], rules: &rules };
+            let post = match self.estimator.estimate_under(&ev) {
                 Ok(p) => p,
-                Err(_) => return self.fallback.run(scan),
+                Err(_) => return self.hand_over(scan),
             };
             for (i, &s) in grid.iter().enumerate() {
                 let p = Position::from_index(i, cols);
@@ -129,7 +150,7 @@ impl ScanStrategy for Bayes {
                 }
             }
             let Some(pos) = Bayes::choose(scan, &post) else {
-                return self.fallback.run(scan);
+                return self.hand_over(scan);
             };
             scan.probe(pos, Source::Posterior)?;
             Bayes::deduce(scan);

@@ -2,6 +2,8 @@
 //! seeing only the [`Scan`] (answers so far, board size, ship-cell count, fleet sizes).
 
 mod bayes;
+mod density;
+mod hunt;
 mod linear;
 mod parity;
 mod prob;
@@ -9,6 +11,8 @@ mod random;
 mod smart;
 
 pub use bayes::Bayes;
+pub use density::Density;
+pub use hunt::Hunt;
 pub use linear::Linear;
 pub use parity::Parity;
 pub use prob::Probabilistic;
@@ -95,17 +99,17 @@ fn straight(rules: &Rules) -> Result<(), String> {
 }
 
 /// Every strategy, in the order help and errors list them.
-pub const STRATEGIES: [Entry; 6] = [
+pub const STRATEGIES: [Entry; 9] = [
     Entry { name: "linear", summary: "row by row, left to right", supports: any_rules, make: |_| Box::new(Linear) },
     Entry {
         name: "smart",
-        summary: "linear, but a hit eliminates its diagonals and scans its E and S next",
+        summary: "linear; a hit eliminates its diagonals, scans E and S next",
         supports: straight_apart,
         make: |_| Box::new(Smart::default()),
     },
     Entry {
         name: "prob",
-        summary: "the statement's likelihood matrix, plus a queue of a hit's neighbours",
+        summary: "the statement's likelihood matrix and a queue of hit neighbours",
         supports: straight_apart,
         make: |_| Box::new(Probabilistic::default()),
     },
@@ -117,15 +121,33 @@ pub const STRATEGIES: [Entry; 6] = [
     },
     Entry {
         name: "parity",
-        summary: "diagonal lattice for the longest ship afloat, then sink what was hit",
+        summary: "a lattice for the longest ship afloat, then sink what was hit",
         supports: straight,
         make: |_| Box::new(Parity::default()),
     },
     Entry {
         name: "bayes",
-        summary: "the cell most likely to be a ship given every answer and the fleet",
+        summary: "the cell most likely a ship, given every answer and the fleet",
         supports: any_rules,
         make: |seed| Box::new(Bayes::new(seed)),
+    },
+    Entry {
+        name: "hunt",
+        summary: "DataGenetics' hunt/target: random cells, then a hit's 4 sides",
+        supports: any_rules,
+        make: |seed| Box::new(Hunt::new(seed)),
+    },
+    Entry {
+        name: "hunt-parity",
+        summary: "hunt, hunting on the checkerboard of the smallest ship afloat",
+        supports: straight,
+        make: |seed| Box::new(Hunt::with_parity(seed)),
+    },
+    Entry {
+        name: "density",
+        summary: "DataGenetics' probability density: slide every ship afloat",
+        supports: any_rules,
+        make: |_| Box::new(Density::default()),
     },
 ];
 

@@ -1,0 +1,200 @@
+//! The estimator: exact counting when the layouts are few, importance sampling
+//! otherwise, with its table kept from call to call and its random stream seeded.
+
+use super::exact::enumerate;
+use super::groups::{self, Group};
+use super::model::Model;
+use super::prior::ln_generator_prior;
+use super::sampling::{consistent, draw, Sample, Scratch};
+use super::table::Table;
+use super::{
+    certainties, check, clamp, finish_exact, sized, Evidence, Method, Posterior, PosteriorError, Prior, Settings,
+};
+use crate::record::CellState;
+use crate::rng::Rng;
+use crate::rules::Rules;
+
+/// Computes posteriors. Deterministic for a given seed and sequence of calls.
+#[derive(Debug, Clone)]
+pub struct Estimator {
+    settings: Settings,
+    rng: Rng,
+    table: Option<Table>,
+    pool: Vec<Sample>,
+    /// The evidence and groups the pool was drawn for.
+    last_grid: Vec<CellState>,
+    last_groups: Vec<Group>,
+    /// The latest estimate of the number of layouts (never increases while the grid
+    /// only gains information).
+    last_layouts: f64,
+    scratch: Scratch,
+    union: Vec<u64>,
+}
+
+impl Estimator {
+    /// An estimator with default [`Settings`] drawing from `seed`.
+    /// Pre: none. Post: empty pool.
+    pub fn new(seed: u64) -> Estimator {
+        Estimator::with_settings(seed, Settings::default())
+    }
+
+    /// An estimator with the given settings.
+    /// Pre: none (`samples` 0 counts as 1). Post: empty pool.
+    pub fn with_settings(seed: u64, settings: Settings) -> Estimator {
+        Estimator {
+            settings,
+            rng: Rng::new(seed),
+            table: None,
+            pool: Vec::new(),
+            last_grid: Vec::new(),
+            last_groups: Vec::new(),
+            last_layouts: f64::INFINITY,
+            scratch: Scratch::default(),
+            union: Vec::new(),
+        }
+    }
+
+    /// Forgets every kept layout and restarts the random stream from `seed`.
+    /// Pre: none. Post: the next call behaves as on a fresh estimator with the same
+    /// settings and seed.
+    pub fn reset(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+        self.pool.clear();
+        self.last_grid.clear();
+        self.last_groups.clear();
+        self.last_layouts = f64::INFINITY;
+    }
+
+    /// The posterior of `grid` (row-major, `rows * cols` states) for the straight ships
+    /// `fleet` (every ship of the bay, finished or not, any order) under Problem G's
+    /// rules.
+    /// Pre: none. Post: as [`Estimator::estimate_under`].
+    pub fn estimate(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        grid: &[CellState],
+        fleet: &[usize],
+    ) -> Result<Posterior, PosteriorError> {
+        let rules: Rules = sized(fleet)?;
+        self.estimate_under(&Evidence { rows, cols, grid, log: None, wrecks: &[], rules: &rules })
+    }
+
+    /// The posterior of the evidence `ev` for its rules' fleet (every ship still to
+    /// account for: settled or not, but not the wrecks).
+    /// Pre: none. Post: `Ok` probabilities are 1 on hits and 0 on water; `Err` when the
+    /// evidence is malformed, the board too large, or no layout agrees with it.
+    pub fn estimate_under(&mut self, ev: &Evidence<'_>) -> Result<Posterior, PosteriorError> {
+        check(ev)?;
+        let groups = groups::groups(ev.rules.fleet(), ev.rules);
+        let reach = ev.rules.reach();
+        if self.table.as_ref().is_none_or(|t| !t.fits(ev.rows, ev.cols, &groups, reach)) {
+            self.table = Some(Table::new(ev.rows, ev.cols, &groups, reach));
+        }
+        let Some(t) = self.table.take() else { return Err(PosteriorError::Intractable) };
+        let result = self.estimate_with(&t, ev, groups);
+        self.table = Some(t);
+        result
+    }
+
+    fn estimate_with(&mut self, t: &Table, ev: &Evidence<'_>, groups: Vec<Group>) -> Result<Posterior, PosteriorError> {
+        let prior = self.settings.prior;
+        let grid = ev.grid;
+        let m = Model::build(t, ev, &groups, prior)?;
+        // The pool stays valid only while the grid refines the one it was drawn for.
+        let refines = self.last_groups == groups
+            && self.last_grid.len() == grid.len()
+            && self.last_grid.iter().zip(grid).all(|(&a, &b)| a == CellState::Unknown || a == b);
+        if !refines || !self.settings.reuse {
+            self.pool.clear();
+            self.last_layouts = f64::INFINITY;
+        }
+        self.last_grid.clear();
+        self.last_grid.extend_from_slice(grid);
+        self.last_groups = groups;
+
+        if self.last_layouts.min(m.layout_bound()) <= self.settings.exact_layouts {
+            if let Some(c) = enumerate(t, &m, prior, self.settings.exact_nodes) {
+                self.last_layouts = c.layouts;
+                return finish_exact(t, &m, grid, c);
+            }
+        }
+        // Keep the layouts that still agree, then top the pool up with fresh draws.
+        let mut union = std::mem::take(&mut self.union);
+        self.pool.retain(|s| consistent(t, &m, &s.pids, &mut union));
+        self.union = union;
+        let attempts = self.settings.samples.max(1).saturating_sub(self.pool.len());
+        let (mut count_ln, mut failed) = (Vec::with_capacity(attempts), 0usize);
+        for _ in 0..attempts {
+            let Some(ln_options) = draw(t, &m, &mut self.rng, &mut self.scratch) else {
+                failed += 1;
+                continue;
+            };
+            // 1 / (R q): R = Π rem[g]! labeled paths give the same unlabeled layout.
+            let ln_count = ln_options - m.ln_rem_labels;
+            count_ln.push(ln_count);
+            let ln_w = match prior {
+                Prior::Uniform => ln_count,
+                Prior::Generator => {
+                    ln_count + ln_generator_prior(t, &m, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
+                }
+            };
+            self.pool.push(Sample { pids: self.scratch.pids.clone(), ln_w });
+        }
+        if attempts > 0 {
+            // The mean of 1/(R q) over all attempts (stuck ones count 0) estimates the
+            // number of unlabeled layouts.
+            let max = count_ln.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            if max.is_finite() {
+                let sum: f64 = count_ln.iter().map(|&l| (l - max).exp()).sum();
+                let ln_mean = max + (sum / (count_ln.len() + failed) as f64).ln();
+                self.last_layouts = self.last_layouts.min(ln_mean.exp());
+            }
+        }
+        if self.pool.is_empty() {
+            // Sampling found nothing: enumerate with a larger budget to tell a
+            // contradiction from bad luck.
+            return match enumerate(t, &m, prior, self.settings.exact_nodes.saturating_mul(20)) {
+                Some(c) => finish_exact(t, &m, grid, c),
+                None => Err(PosteriorError::Intractable),
+            };
+        }
+        Ok(self.finish_sampled(t, &m, grid))
+    }
+
+    fn finish_sampled(&self, t: &Table, m: &Model, grid: &[CellState]) -> Posterior {
+        let max = self.pool.iter().map(|s| s.ln_w).fold(f64::NEG_INFINITY, f64::max);
+        let mut prob = vec![0.0; grid.len()];
+        let (mut sum, mut sum2) = (0.0, 0.0);
+        for s in &self.pool {
+            let w = (s.ln_w - max).exp();
+            sum += w;
+            sum2 += w * w;
+            for &pid in &s.pids {
+                for cell in t.cells(pid) {
+                    if let Some(x) = prob.get_mut(cell) {
+                        *x += w;
+                    }
+                }
+            }
+        }
+        if sum > 0.0 {
+            prob.iter_mut().for_each(|x| *x /= sum);
+        }
+        let (water, ship) = certainties(t, m, grid);
+        let mut post = Posterior {
+            rows: t.rows,
+            cols: t.cols,
+            grid: grid.to_vec(),
+            prob,
+            water,
+            ship,
+            method: Method::Sampled,
+            layouts: self.last_layouts,
+            samples: self.pool.len(),
+            effective_samples: if sum2 > 0.0 { sum * sum / sum2 } else { 0.0 },
+        };
+        clamp(&mut post);
+        post
+    }
+}

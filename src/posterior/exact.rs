@@ -1,0 +1,158 @@
+//! Exact counting: every unlabeled layout consistent with the evidence, each once, by
+//! backtracking through the model's three phases (sunk answers, uncovered hits, the
+//! ships left, interchangeable ones in increasing placement order), each weighted by
+//! its prior summed over the orders of its interchangeable ships.
+
+use super::model::Model;
+use super::prior::{GenPrior, MAX_LABELINGS};
+use super::table::Table;
+use super::Prior;
+
+/// The outcome of an enumeration: unlabeled layouts, their total prior weight, and the
+/// weight through each cell.
+pub(super) struct Counted {
+    pub layouts: f64,
+    pub weight: f64,
+    pub cells: Vec<f64>,
+}
+
+/// Exact enumeration of the unlabeled layouts of a model.
+struct Enumeration<'a> {
+    t: &'a Table,
+    m: &'a Model,
+    prior: Prior,
+    gen: GenPrior<'a>,
+    rem: Vec<usize>,
+    /// Prior weight of the layouts through each cell.
+    weights: Vec<f64>,
+    /// Placements on the current path, and scratch.
+    placed: Vec<u32>,
+    ships: Vec<u32>,
+    /// One blocked mask per depth, `words` each.
+    stack: Vec<u64>,
+    nodes: usize,
+    limit: usize,
+}
+
+impl Enumeration<'_> {
+    /// Copies depth `d`'s mask to depth `d + 1` and adds the halo of `pid`.
+    fn push(&mut self, d: usize, pid: u32) {
+        let w = self.t.words;
+        if self.stack.len() < (d + 2) * w {
+            self.stack.resize((d + 2) * w, 0);
+        }
+        self.stack.copy_within(d * w..(d + 1) * w, (d + 1) * w);
+        if let (Some(p), Some(next)) = (self.t.get(pid), self.stack.get_mut((d + 1) * w..(d + 2) * w)) {
+            self.t.or_into(next, p.halo);
+        }
+    }
+
+    fn level(&self, d: usize) -> &[u64] {
+        let w = self.t.words;
+        self.stack.get(d * w..(d + 1) * w).unwrap_or(&[])
+    }
+
+    /// A complete layout: its count (1) and prior weight.
+    fn leaf(&mut self) -> (f64, f64) {
+        if self.prior == Prior::Uniform {
+            return (1.0, 1.0);
+        }
+        let mut ships = std::mem::take(&mut self.ships);
+        self.m.suffix_ships(self.t, &self.placed, &mut ships);
+        let mut blocked = self.m.prefix_blocked.clone();
+        let w = self.gen.sum_over_labelings(&ships, &mut blocked);
+        self.ships = ships;
+        (1.0, w)
+    }
+
+    /// Tries `pid` at depth `d`: recurses, returns (layouts, weight) of the completions
+    /// (None: over budget).
+    fn place(&mut self, d: usize, pid: u32, next: impl FnOnce(&mut Self) -> Option<(f64, f64)>) -> Option<(f64, f64)> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        self.push(d, pid);
+        self.placed.push(pid);
+        let r = next(self);
+        self.placed.pop();
+        let (c, w) = r?;
+        if w > 0.0 {
+            for cell in self.t.cells(pid) {
+                if let Some(x) = self.weights.get_mut(cell) {
+                    *x += w;
+                }
+            }
+        }
+        Some((c, w))
+    }
+
+    /// Layouts completing depth `d`: the ship of the next open sunk answer or uncovered
+    /// hit, then the free ships.
+    fn constraints(&mut self, d: usize) -> Option<(f64, f64)> {
+        let Some(opts) = self.m.next_constraint(self.level(d)) else {
+            return self.free(d, 0, 0);
+        };
+        let mut total = (0.0, 0.0);
+        for &pid in opts {
+            let Some(p) = self.t.get(pid).copied() else { continue };
+            let g = p.group as usize;
+            if self.rem.get(g).copied().unwrap_or(0) == 0 || !self.t.disjoint(self.level(d), p.cells) {
+                continue;
+            }
+            self.rem[g] -= 1;
+            let r = self.place(d, pid, |e| e.constraints(d + 1));
+            self.rem[g] += 1;
+            let (c, w) = r?;
+            total = (total.0 + c, total.1 + w);
+        }
+        Some(total)
+    }
+
+    /// Layouts placing the free ships of the groups from `first` on; ships of group
+    /// `first` take candidates from index `from` on (interchangeable ships in increasing
+    /// order).
+    fn free(&mut self, d: usize, first: usize, from: usize) -> Option<(f64, f64)> {
+        let Some(g) = (first..self.rem.len()).find(|&g| self.rem.get(g).copied().unwrap_or(0) > 0) else {
+            return Some(self.leaf());
+        };
+        let from = if g == first { from } else { 0 };
+        let mut total = (0.0, 0.0);
+        let list = self.m.free.get(g).map_or(&[][..], |v| v);
+        for (j, &pid) in list.iter().enumerate().skip(from) {
+            let Some(p) = self.t.get(pid).copied() else { continue };
+            if !self.t.disjoint(self.level(d), p.cells) {
+                continue;
+            }
+            self.rem[g] -= 1;
+            let r = self.place(d, pid, |e| e.free(d + 1, g, j + 1));
+            self.rem[g] += 1;
+            let (c, w) = r?;
+            total = (total.0 + c, total.1 + w);
+        }
+        Some(total)
+    }
+}
+
+/// Enumerates every unlabeled consistent layout, or `None` when more than `limit`
+/// placements had to be tried (or the generator prior has too many labelings).
+pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize) -> Option<Counted> {
+    if prior == Prior::Generator && m.ln_suffix_labels > MAX_LABELINGS.ln() {
+        return None;
+    }
+    let mut e = Enumeration {
+        t,
+        m,
+        prior,
+        gen: GenPrior::new(t),
+        rem: m.rem.clone(),
+        weights: vec![0.0; t.rows * t.cols],
+        placed: Vec::new(),
+        ships: Vec::new(),
+        stack: m.base.clone(),
+        nodes: 0,
+        limit,
+    };
+    let (layouts, weight) = e.constraints(0)?;
+    Some(Counted { layouts, weight, cells: e.weights })
+}

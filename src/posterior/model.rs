@@ -1,0 +1,393 @@
+//! What one body of evidence leaves open: the ships still to place, and where each
+//! may go. Built once per estimate from the grid, the sunk answers and the wrecks.
+//!
+//! The ships are placed in three phases (the enumeration and the sampler both follow
+//! them): first the ship of each sunk answer not yet settled (a placement of an afloat
+//! group, named when the answer names it, through the answer's cell, every cell a hit
+//! made no later than it); then a ship over the first hit no placed ship covers (under
+//! sunk answers, one with at least one unknown cell: a ship whose cells were all hit
+//! would have been announced); then the ships left, on unknown cells only.
+
+use super::groups::{group_of, Group};
+use super::prior::{ln_factorial, GenPrior, MAX_LABELINGS};
+use super::table::{bit, set_bit, Table};
+use super::{Evidence, PosteriorError, Prior};
+use crate::position::Position;
+use crate::record::CellState;
+use crate::runs;
+
+/// The evidence against one table: the ships still to place and where they may go.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Model {
+    /// Water cells (probed or eliminated).
+    pub water: Vec<u64>,
+    /// Hit cells no settled ship holds, and all hit cells.
+    pub hits: Vec<u64>,
+    pub all_hits: Vec<u64>,
+    /// Cells no ship left to place may use: water, wrecks, settled ships and their halos.
+    pub base: Vec<u64>,
+    /// The ships of each group in the whole fleet, and those still to place.
+    pub fleet: Vec<usize>,
+    pub rem: Vec<usize>,
+    /// Placements of the settled ships (closed runs, sunk answers with one candidate).
+    pub finished: Vec<u32>,
+    /// The sunk answers not settled (their cells), and the placements each may take.
+    pub sunk_cells: Vec<usize>,
+    pub sunk_opts: Vec<Vec<u32>>,
+    /// Hits no settled ship holds (row-major) and, for each, the placements that may
+    /// cover it.
+    pub hit_cells: Vec<usize>,
+    pub hit_opts: Vec<Vec<u32>>,
+    /// Placements of each group that avoid `base` and every hit's halo.
+    pub free: Vec<Vec<u32>>,
+    /// `ln Π rem[g]!`: orders of the interchangeable ships still to place.
+    pub ln_rem_labels: f64,
+    /// The generator prior, split at the largest groups whose ships are all settled
+    /// (the prefix, a constant here): `ln` of its sum over labelings, and its halos.
+    pub ln_prefix: f64,
+    pub prefix_blocked: Vec<u64>,
+    /// Groups after the prefix, in placement order, and `ln Π fleet[g]!` over them.
+    pub suffix_groups: Vec<usize>,
+    pub ln_suffix_labels: f64,
+}
+
+/// True when the cell is known water.
+fn is_water(s: CellState) -> bool {
+    matches!(s, CellState::Miss | CellState::Eliminated)
+}
+
+impl Model {
+    /// The model of `ev` for `groups` on table `t`.
+    /// Pre: `t` was built for `groups` on the evidence's board. Post: `Err(Contradiction)`
+    /// when the evidence is impossible for the fleet in an obvious way (a finished ship
+    /// or sunk answer no ship fits, a hit no ship can cover).
+    pub fn build(t: &Table, ev: &Evidence<'_>, groups: &[Group], prior: Prior) -> Result<Model, PosteriorError> {
+        let (rows, cols, words) = (t.rows, t.cols, t.words);
+        let grid = ev.grid;
+        let zero = vec![0; words];
+        let n = groups.len();
+        let mut m = Model {
+            water: zero.clone(),
+            hits: zero.clone(),
+            all_hits: zero.clone(),
+            base: zero.clone(),
+            prefix_blocked: zero,
+            fleet: groups.iter().map(|g| g.count).collect(),
+            free: vec![Vec::new(); n],
+            ..Model::default()
+        };
+        m.rem = m.fleet.clone();
+        for (i, &s) in grid.iter().enumerate() {
+            if is_water(s) {
+                set_bit(&mut m.water, i);
+                set_bit(&mut m.base, i);
+            } else if s == CellState::Hit {
+                set_bit(&mut m.all_hits, i);
+            }
+        }
+        // Wrecks: cells of ships sunk and left out of the fleet, with what they forbid.
+        for (i, _) in ev.wrecks.iter().enumerate().filter(|(_, &w)| w) {
+            let p = Position::from_index(i, cols);
+            set_bit(&mut m.base, i);
+            if ev.rules.reach() > 0 {
+                for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                    set_bit(&mut m.base, q.index(cols));
+                }
+            }
+        }
+        // With straight ships that never touch, a run of hits closed at both ends is a
+        // whole ship: it is settled at once (when its size names one group).
+        let settle_runs =
+            ev.rules.reach() > 0 && groups.iter().all(|g| g.variants.iter().all(|v| v.straight_line().is_some()));
+        let mut settled = vec![false; rows * cols];
+        if settle_runs {
+            let found = runs::find(rows, cols, grid).map_err(|e| {
+                PosteriorError::Contradiction(match e {
+                    runs::RunError::Diagonal { first, second } => {
+                        format!("the hits {first} and {second} touch diagonally")
+                    }
+                    runs::RunError::TooLong { start, len } => {
+                        format!("{len} hits in a row from {start}, longer than any ship")
+                    }
+                })
+            })?;
+            for run in found {
+                let of_size: Vec<usize> =
+                    (0..n).filter(|&g| groups.get(g).is_some_and(|gr| gr.size == run.len)).collect();
+                if !run.closed(rows, cols, grid) || of_size.len() > 1 {
+                    continue;
+                }
+                let start = run.start.index(cols);
+                let run_cells: Vec<usize> = run.cells().map(|c| c.index(cols)).collect();
+                let pid = of_size.first().and_then(|&g| {
+                    t.slots_of(g)
+                        .filter_map(|slot| t.find(slot, start))
+                        .find(|&pid| t.cells(pid).eq(run_cells.iter().copied()))
+                });
+                match (of_size.first().and_then(|&g| m.rem.get_mut(g)), pid) {
+                    (Some(k), Some(pid)) if *k > 0 => {
+                        *k -= 1;
+                        m.finished.push(pid);
+                        for c in run.cells() {
+                            if let Some(s) = settled.get_mut(c.index(cols)) {
+                                *s = true;
+                            }
+                        }
+                        if let Some(p) = t.get(pid) {
+                            t.or_into(&mut m.base, p.halo);
+                        }
+                    }
+                    _ => {
+                        return Err(PosteriorError::Contradiction(format!(
+                            "a finished ship of {} cells at {} is not in the fleet (or one too many)",
+                            run.len, run.start
+                        )))
+                    }
+                }
+            }
+        }
+        m.settle_sunk(t, ev, groups, &mut settled)?;
+        for (i, &s) in grid.iter().enumerate() {
+            if s == CellState::Hit && !settled.get(i).copied().unwrap_or(false) {
+                set_bit(&mut m.hits, i);
+                m.hit_cells.push(i);
+            }
+        }
+        let ships: usize = m.rem.iter().sum();
+        if ships == 0 && !m.hit_cells.is_empty() {
+            return Err(PosteriorError::Contradiction("hits remain but every ship is finished".into()));
+        }
+        m.ln_rem_labels = m.rem.iter().map(|&k| ln_factorial(k)).sum();
+        for (g, free) in m.free.iter_mut().enumerate() {
+            if m.rem.get(g).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            *free = t
+                .of_group(g)
+                .iter()
+                .copied()
+                .filter(|&pid| t.get(pid).is_some_and(|p| t.disjoint(&m.base, p.cells) && t.disjoint(&m.hits, p.halo)))
+                .collect();
+        }
+        let announce = ev.rules.sunk() != crate::rules::Sunk::None;
+        for &h in &m.hit_cells {
+            let mut opts = Vec::new();
+            // Smallest groups first (the order the sampler draws in).
+            for g in (0..n).rev() {
+                if m.rem.get(g).copied().unwrap_or(0) == 0 {
+                    continue;
+                }
+                for slot in t.slots_of(g) {
+                    for &o in t.offsets(slot) {
+                        let Some(anchor) = h.checked_sub(o) else { continue };
+                        let Some(pid) = t.find(slot, anchor) else { continue };
+                        // The offset must land on h itself, not wrap to another row.
+                        if !t.cells(pid).any(|c| c == h) {
+                            continue;
+                        }
+                        let ok = t.get(pid).is_some_and(|p| {
+                            t.disjoint(&m.base, p.cells)
+                                && t.disjoint(&m.hits, p.ring)
+                                && !(announce && m.all_hit(t, pid))
+                        });
+                        if ok {
+                            opts.push(pid);
+                        }
+                    }
+                }
+            }
+            if opts.is_empty() {
+                return Err(PosteriorError::Contradiction(format!(
+                    "no remaining ship can cover the hit at {}",
+                    Position::from_index(h, cols)
+                )));
+            }
+            m.hit_opts.push(opts);
+        }
+        m.split_prior(t, groups, prior);
+        Ok(m)
+    }
+
+    /// True when every cell of `pid` is a hit.
+    fn all_hit(&self, t: &Table, pid: u32) -> bool {
+        t.cells(pid).all(|c| bit(&self.all_hits, c))
+    }
+
+    /// The candidates of each sunk answer; answers with one candidate are settled (and
+    /// others re-examined), the rest kept as phase-one slots.
+    fn settle_sunk(
+        &mut self,
+        t: &Table,
+        ev: &Evidence<'_>,
+        groups: &[Group],
+        settled: &mut [bool],
+    ) -> Result<(), PosteriorError> {
+        let Some(log) = ev.log else { return Ok(()) };
+        let rank: std::collections::HashMap<usize, usize> =
+            log.hits.iter().enumerate().map(|(r, &h)| (h as usize, r)).collect();
+        // (event cell, candidates), unsettled.
+        let mut open: Vec<(usize, Vec<u32>)> = Vec::new();
+        for e in &log.sunk {
+            let cell = e.cell as usize;
+            if settled.get(cell).copied().unwrap_or(false) {
+                continue;
+            }
+            let named = e.kind.and_then(|k| group_of(groups, k));
+            let mut opts = Vec::new();
+            for g in 0..groups.len() {
+                if named.is_some_and(|n| n != g) {
+                    continue;
+                }
+                for slot in t.slots_of(g) {
+                    for &o in t.offsets(slot) {
+                        let Some(pid) = cell.checked_sub(o).and_then(|a| t.find(slot, a)) else { continue };
+                        let hits_before = t.cells(pid).all(|c| rank.get(&c).is_some_and(|&r| r <= e.rank as usize));
+                        if t.cells(pid).any(|c| c == cell) && hits_before {
+                            opts.push(pid);
+                        }
+                    }
+                }
+            }
+            open.push((cell, opts));
+        }
+        loop {
+            // Drop candidates that no longer fit; settle the answers left with one.
+            let mut changed = false;
+            let mut k = 0;
+            while k < open.len() {
+                let Some((cell, opts)) = open.get_mut(k) else { break };
+                opts.retain(|&pid| {
+                    t.get(pid).is_some_and(|p| {
+                        t.disjoint(&self.base, p.cells)
+                            && t.disjoint(&self.all_hits, p.ring)
+                            && self.rem.get(p.group as usize).copied().unwrap_or(0) > 0
+                    })
+                });
+                match opts.as_slice() {
+                    [] => {
+                        return Err(PosteriorError::Contradiction(format!(
+                            "no ship left fits the sunk answer at {}",
+                            Position::from_index(*cell, t.cols)
+                        )))
+                    }
+                    [pid] => {
+                        let pid = *pid;
+                        open.remove(k);
+                        self.settle(t, pid, settled);
+                        changed = true;
+                    }
+                    _ => k += 1,
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (cell, opts) in open {
+            self.sunk_cells.push(cell);
+            self.sunk_opts.push(opts);
+        }
+        Ok(())
+    }
+
+    /// Settles the ship of placement `pid`: out of the ships to place, its halo blocked.
+    fn settle(&mut self, t: &Table, pid: u32, settled: &mut [bool]) {
+        let Some(p) = t.get(pid) else { return };
+        if let Some(k) = self.rem.get_mut(p.group as usize) {
+            *k = k.saturating_sub(1);
+        }
+        self.finished.push(pid);
+        t.or_into(&mut self.base, p.halo);
+        for c in t.cells(pid) {
+            if let Some(s) = settled.get_mut(c) {
+                *s = true;
+            }
+        }
+    }
+
+    /// Splits the generator's order: the leading groups whose ships are all settled form
+    /// a constant prefix, summed over its labelings once here.
+    fn split_prior(&mut self, t: &Table, groups: &[Group], prior: Prior) {
+        let mut labelings = 1.0;
+        let mut prefix: Vec<u32> = Vec::new();
+        let mut order = (0..groups.len()).filter(|&g| self.fleet.get(g).copied().unwrap_or(0) > 0).peekable();
+        while let Some(&g) = order.peek() {
+            let count = self.fleet.get(g).copied().unwrap_or(0);
+            let all_done = self.rem.get(g).copied().unwrap_or(0) == 0;
+            let more = labelings * ln_factorial(count).exp();
+            if prior == Prior::Uniform || !all_done || more > MAX_LABELINGS {
+                break;
+            }
+            labelings = more;
+            prefix
+                .extend(self.finished.iter().copied().filter(|&pid| t.get(pid).is_some_and(|p| p.group as usize == g)));
+            order.next();
+        }
+        self.suffix_groups = order.collect();
+        self.ln_suffix_labels =
+            self.suffix_groups.iter().map(|&g| ln_factorial(self.fleet.get(g).copied().unwrap_or(0))).sum();
+        if prior == Prior::Generator {
+            let mut gen = GenPrior::new(t);
+            let mut blocked = vec![0; t.words];
+            self.ln_prefix = gen.sum_over_labelings(&prefix, &mut blocked).ln();
+            for &pid in &prefix {
+                if let Some(p) = t.get(pid) {
+                    t.or_into(&mut self.prefix_blocked, p.halo);
+                }
+            }
+        }
+    }
+
+    /// Ships of the suffix of the generator's order, group by group: settled ones and
+    /// `placed`.
+    pub fn suffix_ships(&self, t: &Table, placed: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        for &g in &self.suffix_groups {
+            for &pid in self.finished.iter().chain(placed) {
+                if t.get(pid).is_some_and(|p| p.group as usize == g) {
+                    out.push(pid);
+                }
+            }
+        }
+    }
+
+    /// An upper bound on the number of unlabeled layouts.
+    pub fn layout_bound(&self) -> f64 {
+        let mut b = 1.0f64;
+        for o in self.sunk_opts.iter().chain(&self.hit_opts) {
+            b *= o.len() as f64;
+        }
+        for (g, free) in self.free.iter().enumerate() {
+            let n = free.len() as f64;
+            let m = self.rem.get(g).copied().unwrap_or(0);
+            // Σ_{k<=m} C(n, k): the free ships of this group are a subset of at most m.
+            let (mut term, mut sum) = (1.0f64, 1.0f64);
+            for k in 1..=m {
+                term *= (n - k as f64 + 1.0).max(0.0) / k as f64;
+                sum += term;
+            }
+            b *= sum;
+        }
+        b
+    }
+
+    /// The first sunk answer whose cell no placed ship holds yet (its index), given the
+    /// blocked mask.
+    pub fn first_open_sunk(&self, blocked: &[u64]) -> Option<usize> {
+        self.sunk_cells.iter().position(|&c| !bit(blocked, c))
+    }
+
+    /// The first uncovered hit (its index in `hit_cells`), given the blocked mask.
+    pub fn first_uncovered(&self, blocked: &[u64]) -> Option<usize> {
+        self.hit_cells.iter().position(|&h| !bit(blocked, h))
+    }
+
+    /// The candidates of the next constraint: the first open sunk answer's, else the
+    /// first uncovered hit's; `None` when every one is met.
+    pub fn next_constraint(&self, blocked: &[u64]) -> Option<&[u32]> {
+        match self.first_open_sunk(blocked) {
+            Some(k) => self.sunk_opts.get(k).map(Vec::as_slice),
+            None => self.first_uncovered(blocked).and_then(|k| self.hit_opts.get(k)).map(Vec::as_slice),
+        }
+    }
+}

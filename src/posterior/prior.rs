@@ -1,0 +1,150 @@
+//! The generator prior: the law of the crate's own fleet generator, under which ships
+//! are placed in the fleet's order (largest first), each uniformly among the
+//! placements still valid. A labeled layout has probability `Π 1/n_k`, `n_k` the
+//! valid placements of ship `k` given ships `1..k`; an unlabeled one sums its orders
+//! of interchangeable ships.
+
+use super::model::Model;
+use super::table::{Fit, Table};
+use crate::rng::Rng;
+
+/// Orders of interchangeable ships beyond which the generator prior is not summed
+/// exactly (the prefix stops growing; exact enumeration is not used).
+pub(super) const MAX_LABELINGS: f64 = 120.0;
+
+/// `ln n!`.
+pub(super) fn ln_factorial(n: usize) -> f64 {
+    (2..=n).map(|k| (k as f64).ln()).sum()
+}
+
+/// A product of many counts kept as `ln`, with few logarithms.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LnProduct {
+    ln: f64,
+    product: f64,
+}
+
+impl LnProduct {
+    /// The empty product, 1.
+    pub fn new() -> LnProduct {
+        LnProduct { ln: 0.0, product: 1.0 }
+    }
+
+    /// Multiplies by `x`.
+    pub fn mul(&mut self, x: f64) {
+        self.product *= x;
+        if self.product > 1e200 || self.product < 1e-200 {
+            self.ln += self.product.ln();
+            self.product = 1.0;
+        }
+    }
+
+    /// The product's `ln`.
+    pub fn ln(self) -> f64 {
+        self.ln + self.product.ln()
+    }
+}
+
+/// Evaluates the generator prior.
+pub(super) struct GenPrior<'a> {
+    t: &'a Table,
+    pub fit: Fit,
+}
+
+impl<'a> GenPrior<'a> {
+    /// An evaluator on table `t`.
+    pub fn new(t: &'a Table) -> GenPrior<'a> {
+        GenPrior { t, fit: Fit::default() }
+    }
+
+    /// `ln Π 1/n_k` for `ships` placed in this order after `blocked` (halos so far),
+    /// which it updates.
+    pub fn ln_in_order(&mut self, ships: &[u32], blocked: &mut [u64]) -> f64 {
+        let mut prod = LnProduct::new();
+        for &pid in ships {
+            let Some(p) = self.t.get(pid) else { continue };
+            let n = self.t.fitting(blocked, p.group as usize, &mut self.fit);
+            prod.mul(n.max(1) as f64);
+            self.t.or_into(blocked, p.halo);
+        }
+        -prod.ln()
+    }
+
+    /// `Σ Π 1/n_k` over every order of `ships` that keeps the groups in placement order
+    /// (`ships` grouped by group, in placement order), placed after `blocked`.
+    pub fn sum_over_labelings(&mut self, ships: &[u32], blocked: &mut [u64]) -> f64 {
+        let mut used = vec![false; ships.len()];
+        self.sum_rec(ships, &mut used, blocked)
+    }
+
+    fn sum_rec(&mut self, ships: &[u32], used: &mut [bool], blocked: &[u64]) -> f64 {
+        // The next slot takes the first group left (in placement order); any unused ship
+        // of that group.
+        let next = ships
+            .iter()
+            .zip(used.iter())
+            .filter(|(_, &u)| !u)
+            .filter_map(|(&pid, _)| self.t.get(pid))
+            .map(|p| p.group)
+            .min();
+        let Some(group) = next else { return 1.0 };
+        let n = self.t.fitting(blocked, group as usize, &mut self.fit).max(1) as f64;
+        let mut total = 0.0;
+        let mut child = blocked.to_vec();
+        for k in 0..ships.len() {
+            let (Some(&pid), Some(&u)) = (ships.get(k), used.get(k)) else { continue };
+            let Some(p) = self.t.get(pid).copied() else { continue };
+            if u || p.group != group {
+                continue;
+            }
+            child.copy_from_slice(blocked);
+            self.t.or_into(&mut child, p.halo);
+            if let Some(x) = used.get_mut(k) {
+                *x = true;
+            }
+            total += self.sum_rec(ships, used, &child) / n;
+            if let Some(x) = used.get_mut(k) {
+                *x = false;
+            }
+        }
+        total
+    }
+}
+
+/// Scratch space for [`ln_generator_prior`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct PriorScratch {
+    pub blocked: Vec<u64>,
+    pub fit: Fit,
+    pub ships: Vec<u32>,
+}
+
+/// `ln` of an unbiased estimate of the generator prior of the unlabeled layout (settled
+/// ships and `pids`): the constant prefix times `L · Π 1/n_k` for one uniformly random
+/// order of the interchangeable ships of the suffix (`L` the number of such orders).
+pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut Rng, s: &mut PriorScratch) -> f64 {
+    let mut ships = std::mem::take(&mut s.ships);
+    m.suffix_ships(t, pids, &mut ships);
+    // Shuffle within each run of one group (Fisher-Yates).
+    let group_at = |ships: &[u32], k: usize| t.get(ships.get(k).copied().unwrap_or(0)).map_or(0, |p| p.group);
+    let mut start = 0;
+    while start < ships.len() {
+        let group = group_at(&ships, start);
+        let mut end = start;
+        while end < ships.len() && group_at(&ships, end) == group {
+            end += 1;
+        }
+        for k in (start + 1..end).rev() {
+            let j = start + rng.below((k - start + 1) as u64) as usize;
+            ships.swap(k, j);
+        }
+        start = end.max(start + 1);
+    }
+    s.blocked.clear();
+    s.blocked.extend_from_slice(&m.prefix_blocked);
+    let mut g = GenPrior { t, fit: std::mem::take(&mut s.fit) };
+    let ln = g.ln_in_order(&ships, &mut s.blocked);
+    s.fit = g.fit;
+    s.ships = ships;
+    m.ln_prefix + m.ln_suffix_labels + ln
+}

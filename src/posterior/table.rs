@@ -1,0 +1,297 @@
+//! Every placement of every ship group on one board: its cells, its halo (the cells it
+//! forbids to the other ships: its cells, and their neighbours when ships may not
+//! touch) and its ring (halo minus cells), as bit masks over a window of the board's
+//! 64-bit words; and the bit-parallel count of the placements that fit a blocked mask.
+
+use super::groups::Group;
+use crate::position::Position;
+
+/// One placement: a group's variant at an anchor (the top-left corner of its box).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Placement {
+    /// The group (an index into the groups).
+    pub group: u16,
+    /// Its variant slot (see [`Table::slot`]).
+    pub slot: u16,
+    /// The anchor's row-major index.
+    pub anchor: u32,
+    /// Masks: words `[first, first + len)` of the board, stored in the arena.
+    pub cells: Span,
+    pub halo: Span,
+    /// Halo minus cells.
+    pub ring: Span,
+}
+
+/// A mask over a window of the board's words, stored in [`Table`]'s arena.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Span {
+    first: u32,
+    off: u32,
+    len: u32,
+}
+
+/// Every placement of every group on one board size.
+#[derive(Debug, Clone)]
+pub(super) struct Table {
+    pub rows: usize,
+    pub cols: usize,
+    /// Words of a board mask.
+    pub words: usize,
+    /// What the table was built for (to tell when it must be built again).
+    key: Vec<(usize, Vec<crate::shape::Shape>)>,
+    reach: usize,
+    arena: Vec<u64>,
+    all: Vec<Placement>,
+    /// Placement ids by group: for each anchor in row-major order, its variants in order.
+    by_group: Vec<Vec<u32>>,
+    /// The first variant slot of each group, and one past the last.
+    slots: Vec<usize>,
+    /// Each slot's cell offsets (row-major index steps from the anchor).
+    offsets: Vec<Vec<usize>>,
+    /// Placement id by (slot, anchor), `u32::MAX` for none.
+    lookup: Vec<u32>,
+    /// The board's cells as a mask (bits beyond the last cell clear).
+    pub board: Vec<u64>,
+    /// Each slot's anchors, as a mask.
+    starts: Vec<Vec<u64>>,
+}
+
+/// Scratch masks for [`Table::fitting`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Fit {
+    free: Vec<u64>,
+    /// One mask of fitting anchors per variant of the group counted.
+    accs: Vec<Vec<u64>>,
+}
+
+impl Table {
+    /// The table of `groups` on a `rows` x `cols` board where a ship forbids the cells
+    /// within `reach` (0 or 1) of its own.
+    pub fn new(rows: usize, cols: usize, groups: &[Group], reach: usize) -> Table {
+        let cells = rows * cols;
+        let words = cells.div_ceil(64);
+        let mut slots = vec![0];
+        let mut offsets = Vec::new();
+        let mut shapes = Vec::new();
+        for g in groups {
+            for &v in &g.variants {
+                offsets.push(v.cells().map(|(r, c)| r * cols + c).collect::<Vec<_>>());
+                shapes.push(v);
+            }
+            slots.push(shapes.len());
+        }
+        let mut t = Table {
+            rows,
+            cols,
+            words,
+            key: groups.iter().map(|g| (reach, g.variants.clone())).collect(),
+            reach,
+            arena: Vec::new(),
+            all: Vec::new(),
+            by_group: vec![Vec::new(); groups.len()],
+            lookup: vec![u32::MAX; shapes.len() * cells],
+            board: vec![0; words],
+            starts: vec![vec![0; words]; shapes.len()],
+            slots,
+            offsets,
+        };
+        for i in 0..cells {
+            set_bit(&mut t.board, i);
+        }
+        for (g, group_slots) in t.slots.clone().windows(2).enumerate() {
+            let (lo, hi) = (group_slots[0], group_slots[1]);
+            for i in 0..cells {
+                let (r, c) = (i / cols, i % cols);
+                for slot in lo..hi {
+                    let Some(&shape) = shapes.get(slot) else { continue };
+                    if r + shape.rows() > rows || c + shape.cols() > cols {
+                        continue;
+                    }
+                    let cells_of: Vec<usize> =
+                        t.offsets.get(slot).map_or(Vec::new(), |o| o.iter().map(|&d| i + d).collect());
+                    let mut halo = Vec::new();
+                    for &cell in &cells_of {
+                        let p = Position::from_index(cell, cols);
+                        halo.push(cell);
+                        if reach > 0 {
+                            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                                halo.push(n.index(cols));
+                            }
+                        }
+                    }
+                    halo.sort_unstable();
+                    halo.dedup();
+                    let ring: Vec<usize> = halo.iter().copied().filter(|h| !cells_of.contains(h)).collect();
+                    let p = Placement {
+                        group: g as u16,
+                        slot: slot as u16,
+                        anchor: i as u32,
+                        cells: t.span(&cells_of),
+                        halo: t.span(&halo),
+                        ring: t.span(&ring),
+                    };
+                    let pid = t.all.len() as u32;
+                    if let Some(list) = t.by_group.get_mut(g) {
+                        list.push(pid);
+                    }
+                    if let Some(x) = t.lookup.get_mut(slot * cells + i) {
+                        *x = pid;
+                    }
+                    if let Some(m) = t.starts.get_mut(slot) {
+                        set_bit(m, i);
+                    }
+                    t.all.push(p);
+                }
+            }
+        }
+        t
+    }
+
+    /// True when this table was built for a board of this size, these groups' shapes
+    /// and this reach.
+    pub fn fits(&self, rows: usize, cols: usize, groups: &[Group], reach: usize) -> bool {
+        self.rows == rows
+            && self.cols == cols
+            && self.reach == reach
+            && self.key.len() == groups.len()
+            && self.key.iter().zip(groups).all(|((_, v), g)| *v == g.variants)
+    }
+
+    /// Stores the mask of `cells` and returns its span (an empty set gets one word).
+    fn span(&mut self, cells: &[usize]) -> Span {
+        let lo = cells.iter().min().copied().unwrap_or(0) / 64;
+        let hi = cells.iter().max().copied().unwrap_or(0) / 64;
+        let off = self.arena.len();
+        self.arena.resize(off + hi - lo + 1, 0);
+        for &c in cells {
+            if let Some(w) = self.arena.get_mut(off + c / 64 - lo) {
+                *w |= 1 << (c % 64);
+            }
+        }
+        Span { first: lo as u32, off: off as u32, len: (hi - lo + 1) as u32 }
+    }
+
+    fn mask(&self, s: Span) -> (&[u64], usize) {
+        let off = s.off as usize;
+        (self.arena.get(off..off + s.len as usize).unwrap_or(&[]), s.first as usize)
+    }
+
+    /// True when the span's mask shares no bit with `board`.
+    #[inline]
+    pub fn disjoint(&self, board: &[u64], s: Span) -> bool {
+        let (m, first) = self.mask(s);
+        let b = board.get(first..first + m.len()).unwrap_or(&[]);
+        b.iter().zip(m).all(|(x, y)| x & y == 0)
+    }
+
+    /// ORs the span's mask into `board`.
+    #[inline]
+    pub fn or_into(&self, board: &mut [u64], s: Span) {
+        let (m, first) = self.mask(s);
+        if let Some(b) = board.get_mut(first..first + m.len()) {
+            b.iter_mut().zip(m).for_each(|(x, y)| *x |= y);
+        }
+    }
+
+    /// Placement `pid`.
+    #[inline]
+    pub fn get(&self, pid: u32) -> Option<&Placement> {
+        self.all.get(pid as usize)
+    }
+
+    /// The placements of group `g`, for each anchor in row-major order its variants.
+    pub fn of_group(&self, g: usize) -> &[u32] {
+        self.by_group.get(g).map_or(&[], Vec::as_slice)
+    }
+
+    /// The variant slots of group `g`.
+    pub fn slots_of(&self, g: usize) -> std::ops::Range<usize> {
+        let lo = self.slots.get(g).copied().unwrap_or(0);
+        let hi = self.slots.get(g + 1).copied().unwrap_or(lo);
+        lo..hi
+    }
+
+    /// The placement of `slot` at `anchor`, if it lies inside the board.
+    #[inline]
+    pub fn find(&self, slot: usize, anchor: usize) -> Option<u32> {
+        self.lookup.get(slot * self.rows * self.cols + anchor).copied().filter(|&pid| pid != u32::MAX)
+    }
+
+    /// The cell offsets of `slot` from its anchor (row-major index steps).
+    pub fn offsets(&self, slot: usize) -> &[usize] {
+        self.offsets.get(slot).map_or(&[], Vec::as_slice)
+    }
+
+    /// Writes into `fit` the anchors, per variant, of the placements of group `g` whose
+    /// cells all avoid `blocked`; returns how many placements fit in all.
+    pub fn fitting(&self, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
+        fit.free.clear();
+        fit.free.extend(blocked.iter().zip(&self.board).map(|(b, m)| !b & m));
+        let slots = self.slots_of(g);
+        if fit.accs.len() < slots.len() {
+            fit.accs.resize(slots.len(), Vec::new());
+        }
+        let mut total = 0;
+        for (acc, slot) in fit.accs.iter_mut().zip(slots) {
+            acc.clear();
+            acc.extend_from_slice(self.starts.get(slot).map_or(&[][..], |v| v));
+            // An anchor fits when the cells `anchor + offset` are all free.
+            for &o in self.offsets.get(slot).map_or(&[][..], |v| v) {
+                shr_and(acc, &fit.free, o);
+            }
+            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        total
+    }
+
+    /// The `r`-th (from 0; the first variant's anchors first, each in row-major order)
+    /// placement found by the last [`Table::fitting`] call for group `g`.
+    pub fn nth_fit(&self, fit: &Fit, g: usize, mut r: u64) -> Option<u32> {
+        for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
+            for (k, &w) in acc.iter().enumerate() {
+                let c = u64::from(w.count_ones());
+                if r >= c {
+                    r -= c;
+                    continue;
+                }
+                let mut w = w;
+                for _ in 0..r {
+                    w &= w - 1;
+                }
+                return self.find(slot, k * 64 + w.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    /// The cells (row-major indices) of placement `pid`.
+    pub fn cells(&self, pid: u32) -> impl Iterator<Item = usize> + '_ {
+        let p = self.get(pid).copied();
+        let offsets = p.map_or(&[][..], |p| self.offsets(p.slot as usize));
+        offsets.iter().map(move |&o| p.map_or(0, |p| p.anchor as usize) + o)
+    }
+}
+
+/// `acc &= src >> k` on multi-word bit sets (bit `i` of the shifted set is bit `i + k`).
+fn shr_and(acc: &mut [u64], src: &[u64], k: usize) {
+    let (q, b) = (k / 64, k % 64);
+    for (i, a) in acc.iter_mut().enumerate() {
+        let lo = src.get(i + q).copied().unwrap_or(0);
+        let v = if b == 0 { lo } else { (lo >> b) | (src.get(i + q + 1).copied().unwrap_or(0) << (64 - b)) };
+        *a &= v;
+    }
+}
+
+/// True when bit `i` of `board` is set.
+#[inline]
+pub(super) fn bit(board: &[u64], i: usize) -> bool {
+    board.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// Sets bit `i` of `board`.
+#[inline]
+pub(super) fn set_bit(board: &mut [u64], i: usize) {
+    if let Some(w) = board.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
