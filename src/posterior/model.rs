@@ -196,7 +196,10 @@ impl Model {
                     }
                 }
             }
-            if opts.is_empty() {
+            // A hit no afloat ship can cover must be a sunk ship's (an open sunk answer's
+            // candidate); the phases then cover it first.
+            let sunk_covers = m.sunk_opts.iter().flatten().any(|&pid| t.cells(pid).any(|c| c == h));
+            if opts.is_empty() && !sunk_covers {
                 return Err(PosteriorError::Contradiction(format!(
                     "no remaining ship can cover the hit at {}",
                     Position::from_index(h, cols)

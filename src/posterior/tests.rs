@@ -353,7 +353,11 @@ mod general {
                 let ev = Evidence { rows, cols, grid: &grid, log: record.answers(), wrecks: &[], rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
-                    let got = exact_posterior_under(&ev, prior, 1 << 30).unwrap().unwrap();
+                    let got = exact_posterior_under(&ev, prior, 1 << 30)
+                        .unwrap_or_else(|e| {
+                            panic!("{} {:?}: {e}\n{grid:?}\n{:?}", rules.describe(), rules.fleet(), record.answers())
+                        })
+                        .unwrap();
                     for (i, (&w, &g)) in want.iter().zip(got.probabilities()).enumerate() {
                         assert!(
                             (w - g).abs() < 1e-9,

@@ -1,17 +1,24 @@
 //! density: DataGenetics' probability density strategy, under any rules and shapes.
 //!
-//! Before each probe, every ship still afloat is slid over every position of the bay
-//! (each of its shapes: both directions of a straight ship, the turns of a drawn one
-//! when the rules allow them). A position fits when none of its cells is known water
-//! or a cell of a sunk ship (and, when ships may not touch, none is next to a sunk
-//! ship). Each fitting position adds its weight to each of its unknown cells: 1, times
-//! [`HIT_WEIGHT`] for each hit not yet given to a sunk ship that it covers, so cells
-//! next to hits win, as in the published strategy's target mode. The unknown cell of
-//! the highest total is probed (ties: the first in row-major order). Sunk answers take
-//! the sunk ship off the list ([`Afloat`]).
+//! Every kind of ship still afloat is slid over every position of the bay (each of its
+//! shapes: both directions of a straight ship, the turns of a drawn one when the rules
+//! allow them). A position fits when none of its cells is known water or a cell of a
+//! sunk ship (and, when ships may not touch, none is next to a sunk ship), and it has
+//! an unknown cell. Each fitting position adds its weight to each of its unknown cells:
+//! 1, times [`HIT_WEIGHT`] for each hit not yet given to a sunk ship that it covers, so
+//! cells next to hits win, as in the published strategy's target mode. The unknown
+//! cell of the highest total is probed (ties: the first in row-major order). Sunk
+//! answers take the sunk ship off the list ([`Afloat`]); a kind counts once however
+//! many ships of it are afloat.
+//!
+//! The totals are kept up to date instead of recomputed: a probe changes only the
+//! positions through its cell (and a sunk answer those through the ship's cells and,
+//! when a kind sinks, that kind's), and a max-tree over the cells finds the best one
+//! in O(log n). `weigh_all` is the plain recomputation the tests compare it with.
 
-use super::ScanStrategy;
+use super::{Hunt, ScanStrategy};
 use crate::afloat::Afloat;
+use crate::fleet::Fleet;
 use crate::observer::Source;
 use crate::position::Position;
 use crate::record::CellState;
@@ -19,62 +26,131 @@ use crate::rules::Rules;
 use crate::scan::{Scan, ScanError};
 use crate::shape::Shape;
 use crate::sonar::Answer;
+use std::collections::HashSet;
 
 /// How much more a position counts for each unresolved hit it covers.
 pub const HIT_WEIGHT: u64 = 100;
 
+/// Boards larger than this (in cells) are handed to hunt: the totals and their tree
+/// take 16 bytes a cell.
+pub const MAX_CELLS: usize = 1 << 22;
+
+/// A position: the kind, the shape (an index into that kind's shapes) and the anchor
+/// (the top-left corner of the shape's box).
+type Spot = (usize, usize, Position);
+
 /// The density scanner.
 #[derive(Debug, Clone, Default)]
 pub struct Density {
-    /// The weight of each cell, recomputed before each probe.
-    weights: Vec<u64>,
+    rows: usize,
+    cols: usize,
     /// The shapes of each kind of the fleet, under the rules.
     shapes: Vec<Vec<Shape>>,
+    /// A max-tree over the cells: leaf `leaves + i` holds cell `i`'s total plus one
+    /// while it is unknown, 0 once known; each inner node the max of its children.
+    tree: Vec<u64>,
+    leaves: usize,
 }
 
 impl Density {
-    /// Adds every fitting position's weight to the unknown cells it covers.
-    fn weigh(&mut self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        self.weights.clear();
-        self.weights.resize(rows * cols, 0);
-        let near_sunk = |p: Position| {
-            !rules.touch() && p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)).any(|q| afloat.is_sunk(q))
-        };
-        for (k, shapes) in self.shapes.iter().enumerate() {
-            let left = afloat.left(k) as u64;
-            if left == 0 {
-                continue;
+    /// The weight of position `spot` given the scan and the ships afloat.
+    fn weight(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules, spot: Spot) -> u64 {
+        let (k, s, at) = spot;
+        let Some(&shape) = self.shapes.get(k).and_then(|v| v.get(s)) else { return 0 };
+        if afloat.left(k) == 0 || at.row + shape.rows() > self.rows || at.col + shape.cols() > self.cols {
+            return 0;
+        }
+        let (rows, cols) = (self.rows, self.cols);
+        let mut weight = 1u64;
+        let mut open = false;
+        for (dr, dc) in shape.cells() {
+            let p = Position::new(at.row + dr, at.col + dc);
+            match scan.state(p) {
+                CellState::Unknown => open = true,
+                CellState::Hit if !afloat.is_sunk(p) => weight = weight.saturating_mul(HIT_WEIGHT),
+                _ => return 0,
             }
-            for &shape in shapes {
-                if shape.rows() > rows || shape.cols() > cols {
-                    continue;
+            if !rules.touch() && p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)).any(|q| afloat.is_sunk(q)) {
+                return 0;
+            }
+        }
+        if open {
+            weight
+        } else {
+            0
+        }
+    }
+
+    /// Every position (of any kind and shape) that covers `cell`.
+    fn covering(&self, cell: Position, out: &mut Vec<Spot>) {
+        for (k, shapes) in self.shapes.iter().enumerate() {
+            for (s, shape) in shapes.iter().enumerate() {
+                for (dr, dc) in shape.cells() {
+                    if let (Some(r), Some(c)) = (cell.row.checked_sub(dr), cell.col.checked_sub(dc)) {
+                        out.push((k, s, Position::new(r, c)));
+                    }
                 }
-                for r in 0..=rows - shape.rows() {
-                    for c in 0..=cols - shape.cols() {
-                        let mut weight = left;
-                        let mut open = false;
-                        let mut fits = true;
-                        for (dr, dc) in shape.cells() {
-                            let p = Position::new(r + dr, c + dc);
-                            match scan.state(p) {
-                                CellState::Unknown => open = true,
-                                CellState::Hit if !afloat.is_sunk(p) => weight = weight.saturating_mul(HIT_WEIGHT),
-                                _ => fits = false,
-                            }
-                            if !fits || near_sunk(p) {
-                                fits = false;
-                                break;
-                            }
-                        }
-                        if !fits || !open {
-                            continue;
-                        }
-                        for (dr, dc) in shape.cells() {
-                            let p = Position::new(r + dr, c + dc);
-                            if scan.state(p) == CellState::Unknown {
-                                if let Some(w) = self.weights.get_mut(p.index(cols)) {
-                                    *w = w.saturating_add(weight);
+            }
+        }
+    }
+
+    /// The unknown cells of `spot`.
+    fn open_cells(&self, scan: &Scan<'_>, spot: Spot) -> Vec<usize> {
+        let (k, s, at) = spot;
+        let shape = self.shapes.get(k).and_then(|v| v.get(s)).copied();
+        shape
+            .into_iter()
+            .flat_map(|sh| sh.cells())
+            .filter_map(|(dr, dc)| {
+                let p = Position::new(at.row + dr, at.col + dc);
+                (scan.state(p) == CellState::Unknown).then(|| p.index(self.cols))
+            })
+            .collect()
+    }
+
+    /// Adds `delta` to cell `i`'s total, and fixes the tree above it.
+    fn add(&mut self, i: usize, delta: i128) {
+        let node = self.leaves + i;
+        if let Some(v) = self.tree.get_mut(node) {
+            *v = (i128::from(*v) + delta).clamp(0, i128::from(u64::MAX)) as u64;
+        }
+        self.fix_up(node);
+    }
+
+    /// Sets cell `i`'s leaf to `value`, and fixes the tree above it.
+    fn set(&mut self, i: usize, value: u64) {
+        let node = self.leaves + i;
+        if let Some(v) = self.tree.get_mut(node) {
+            *v = value;
+        }
+        self.fix_up(node);
+    }
+
+    fn fix_up(&mut self, mut node: usize) {
+        while node > 1 {
+            node /= 2;
+            let (l, r) =
+                (self.tree.get(2 * node).copied().unwrap_or(0), self.tree.get(2 * node + 1).copied().unwrap_or(0));
+            if let Some(v) = self.tree.get_mut(node) {
+                *v = l.max(r);
+            }
+        }
+    }
+
+    /// The totals of every unknown cell, computed from scratch (the reference the
+    /// incremental ones are tested against).
+    fn weigh_all(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Vec<u64> {
+        let mut totals = vec![0u64; self.rows * self.cols];
+        for (k, shapes) in self.shapes.iter().enumerate() {
+            for (s, shape) in shapes.iter().enumerate() {
+                for r in 0..=self.rows.saturating_sub(shape.rows()) {
+                    for c in 0..=self.cols.saturating_sub(shape.cols()) {
+                        let spot = (k, s, Position::new(r, c));
+                        let w = self.weight(scan, afloat, rules, spot);
+                        if w > 0 {
+                            for i in self.open_cells(scan, spot) {
+                                if let Some(t) = totals.get_mut(i) {
+                                    *t = t.saturating_add(w);
                                 }
                             }
                         }
@@ -82,18 +158,43 @@ impl Density {
                 }
             }
         }
+        totals
     }
 
-    /// The unknown cell of the highest weight (first in row-major order among equals).
-    fn best(&self, scan: &Scan<'_>) -> Option<Position> {
-        let cols = scan.cols();
-        let mut best: Option<(u64, usize)> = None;
-        for (i, &w) in self.weights.iter().enumerate() {
-            if scan.state(Position::from_index(i, cols)) == CellState::Unknown && best.is_none_or(|(b, _)| w > b) {
-                best = Some((w, i));
+    /// Builds the tree from scratch.
+    fn rebuild(&mut self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) {
+        let cells = self.rows * self.cols;
+        self.leaves = cells.next_power_of_two().max(1);
+        self.tree.clear();
+        self.tree.resize(2 * self.leaves, 0);
+        let totals = self.weigh_all(scan, afloat, rules);
+        for (i, &t) in totals.iter().enumerate() {
+            if scan.state(Position::from_index(i, self.cols)) == CellState::Unknown {
+                if let Some(v) = self.tree.get_mut(self.leaves + i) {
+                    *v = t.saturating_add(1);
+                }
             }
         }
-        best.map(|(_, i)| Position::from_index(i, cols))
+        for node in (1..self.leaves).rev() {
+            let m =
+                self.tree.get(2 * node).copied().unwrap_or(0).max(self.tree.get(2 * node + 1).copied().unwrap_or(0));
+            if let Some(v) = self.tree.get_mut(node) {
+                *v = m;
+            }
+        }
+    }
+
+    /// The unknown cell of the highest total (the first in row-major order among equals).
+    fn best(&self) -> Option<Position> {
+        let top = self.tree.get(1).copied().unwrap_or(0);
+        if top == 0 {
+            return None;
+        }
+        let mut node = 1;
+        while node < self.leaves {
+            node = if self.tree.get(2 * node).copied().unwrap_or(0) == top { 2 * node } else { 2 * node + 1 };
+        }
+        Some(Position::from_index(node - self.leaves, self.cols))
     }
 }
 
@@ -103,22 +204,74 @@ impl ScanStrategy for Density {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let rules = scan.rules().clone();
-        let fleet = scan.fleet().cloned();
-        let mut afloat = Afloat::from_record(scan.record(), &rules, fleet.as_ref());
-        // Without a fleet (play --cells): every straight size from 1 to 5, one each.
-        let fleet = fleet.unwrap_or_else(|| crate::fleet::Fleet::of_sizes(&[5, 4, 3, 2, 1]));
-        if scan.fleet().is_none() {
-            afloat = Afloat::new(scan.rows(), scan.cols(), Some(&fleet));
+        let (rows, cols) = (scan.rows(), scan.cols());
+        if rows * cols > MAX_CELLS {
+            return Hunt::new(0).run(scan);
         }
+        let rules = scan.rules().clone();
+        // Without a fleet (play --cells): every straight size from 1 to 5, one each.
+        let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
+        let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet));
+        (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        self.rebuild(scan, &afloat, &rules);
+        let mut spots: Vec<Spot> = Vec::new();
+        let mut before: Vec<u64> = Vec::new();
         while !scan.is_done() {
-            self.weigh(scan, &afloat, &rules);
-            let Some(pos) = self.best(scan) else { return Err(scan.exhausted()) };
+            let Some(pos) = self.best() else { return Err(scan.exhausted()) };
+            spots.clear();
+            self.covering(pos, &mut spots);
+            before.clear();
+            before.extend(spots.iter().map(|&s| self.weight(scan, &afloat, &rules, s)));
             let answer = scan.probe(pos, Source::Density)?;
+            self.set(pos.index(cols), 0);
             if let Answer::Sunk(kind) = answer {
+                let mut next = afloat.clone();
                 let record = scan.record();
-                afloat.sink(pos, kind, &rules, Some(&fleet), |p| record.state(p) == CellState::Hit);
+                if let Some((k, ship)) =
+                    next.sink(pos, kind, &rules, Some(&fleet), |p| record.state(p) == CellState::Hit)
+                {
+                    // Positions through the ship (and its neighbours, when ships may not
+                    // touch), and every position of its kind if none of it is afloat now.
+                    let mut more: HashSet<Spot> = HashSet::new();
+                    let mut around = Vec::new();
+                    for c in ship.cells() {
+                        around.push(c);
+                        if !rules.touch() {
+                            around.extend(c.orthogonals(rows, cols).chain(c.diagonals(rows, cols)));
+                        }
+                    }
+                    let mut found = Vec::new();
+                    for c in around {
+                        self.covering(c, &mut found);
+                    }
+                    if next.left(k) == 0 {
+                        for (s, shape) in self.shapes.get(k).cloned().unwrap_or_default().iter().enumerate() {
+                            for r in 0..=rows.saturating_sub(shape.rows()) {
+                                for c in 0..=cols.saturating_sub(shape.cols()) {
+                                    found.push((k, s, Position::new(r, c)));
+                                }
+                            }
+                        }
+                    }
+                    let known: HashSet<Spot> = spots.iter().copied().collect();
+                    more.extend(found.into_iter().filter(|s| !known.contains(s)));
+                    for s in more {
+                        before.push(self.weight(scan, &afloat, &rules, s));
+                        spots.push(s);
+                    }
+                    afloat = next;
+                }
+            }
+            for (&spot, &w0) in spots.iter().zip(&before) {
+                let w1 = self.weight(scan, &afloat, &rules, spot);
+                if w1 != w0 {
+                    let delta = i128::from(w1) - i128::from(w0);
+                    let open = self.open_cells(scan, spot);
+                    for i in open {
+                        self.add(i, delta);
+                    }
+                }
             }
             scan.end_step();
         }
@@ -155,6 +308,93 @@ mod tests {
     }
 
     #[test]
+    fn kept_totals_equal_a_recomputation() {
+        for name in ["problem-g", "classic", "russian", "starwars"] {
+            let rules = Rules::preset(name).unwrap();
+            let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
+            let mut placer = Placer::with_rules(rows, cols, &rules);
+            for g in 0..8 {
+                let mut ships = Vec::new();
+                placer.place(rules.fleet(), &mut Rng::for_stream(9, g), &mut ships).unwrap();
+                let board = Board::with_rules(rows, cols, ships, &rules).unwrap();
+                // Play by hand, comparing the tree's leaves with weigh_all at each step.
+                let mut sonar = board.clone();
+                let mut silent = crate::observer::Silent;
+                let mut scan = Scan::new(&mut sonar, &mut silent);
+                let fleet = board.rules().fleet().clone();
+                let mut d = Density::default();
+                let mut afloat = Afloat::new(rows, cols, Some(&fleet));
+                (d.rows, d.cols) = (rows, cols);
+                d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+                d.rebuild(&scan, &afloat, &rules);
+                while !scan.is_done() {
+                    let want = d.weigh_all(&scan, &afloat, &rules);
+                    for (i, &w) in want.iter().enumerate() {
+                        let p = Position::from_index(i, cols);
+                        let leaf = d.tree[d.leaves + i];
+                        let expect = if scan.state(p) == CellState::Unknown { w + 1 } else { 0 };
+                        assert_eq!(leaf, expect, "{name} game {g} cell {p}");
+                    }
+                    // One step of the real loop.
+                    let pos = d.best().unwrap();
+                    let mut spots = Vec::new();
+                    d.covering(pos, &mut spots);
+                    let before: Vec<u64> = spots.iter().map(|&s| d.weight(&scan, &afloat, &rules, s)).collect();
+                    let answer = scan.probe(pos, Source::Density).unwrap();
+                    d.set(pos.index(cols), 0);
+                    if let Answer::Sunk(kind) = answer {
+                        // The sunk path is checked by the next test; here the tree is rebuilt.
+                        let record = scan.record();
+                        afloat.sink(pos, kind, &rules, Some(&fleet), |p| record.state(p) == CellState::Hit);
+                        d.rebuild(&scan, &afloat, &rules);
+                        continue;
+                    }
+                    for (&spot, &w0) in spots.iter().zip(&before) {
+                        let w1 = d.weight(&scan, &afloat, &rules, spot);
+                        let open = d.open_cells(&scan, spot);
+                        for i in open {
+                            d.add(i, i128::from(w1) - i128::from(w0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sunk_updates_equal_a_recomputation() {
+        // The whole strategy (incremental sunk updates included) against a copy that
+        // rebuilds after every probe: the same probes, game after game.
+        for name in ["classic", "russian"] {
+            let rules = Rules::preset(name).unwrap();
+            let mut placer = Placer::with_rules(10, 10, &rules);
+            for g in 0..20 {
+                let mut ships = Vec::new();
+                placer.place(rules.fleet(), &mut Rng::for_stream(10, g), &mut ships).unwrap();
+                let board = Board::with_rules(10, 10, ships, &rules).unwrap();
+                let fast = solve(&mut Density::default(), &mut board.clone()).unwrap();
+                // Plain: best cell of weigh_all each step.
+                let mut sonar = board.clone();
+                let mut silent = crate::observer::Silent;
+                let mut scan = Scan::new(&mut sonar, &mut silent);
+                let fleet = board.rules().fleet().clone();
+                let mut d = Density { rows: 10, cols: 10, ..Density::default() };
+                d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+                let mut afloat = Afloat::new(10, 10, Some(&fleet));
+                while !scan.is_done() {
+                    d.rebuild(&scan, &afloat, &rules);
+                    let pos = d.best().unwrap();
+                    if let Answer::Sunk(kind) = scan.probe(pos, Source::Density).unwrap() {
+                        let record = scan.record();
+                        afloat.sink(pos, kind, &rules, Some(&fleet), |p| record.state(p) == CellState::Hit);
+                    }
+                }
+                assert_eq!(scan.into_record().render_output(None), fast.render_output(None), "{name} game {g}");
+            }
+        }
+    }
+
+    #[test]
     fn the_first_probe_is_the_densest_cell() {
         // A 1x5 bay with one 3-cell ship: the middle cell is in all three positions.
         let board =
@@ -163,15 +403,19 @@ mod tests {
         let mut sonar = board.clone();
         let mut silent = crate::observer::Silent;
         let mut scan = Scan::new(&mut sonar, &mut silent);
-        let mut d =
-            Density { shapes: vec![vec![Shape::straight(3, crate::ship::Orientation::East)]], ..Density::default() };
+        let mut d = Density {
+            rows: 1,
+            cols: 5,
+            shapes: vec![vec![Shape::straight(3, crate::ship::Orientation::East)]],
+            ..Density::default()
+        };
         let afloat = Afloat::new(1, 5, scan.fleet());
-        d.weigh(&scan, &afloat, &Rules::problem_g());
-        assert_eq!(d.weights, vec![1, 2, 3, 2, 1]);
-        assert_eq!(d.best(&scan), Some(Position::new(0, 2)));
+        assert_eq!(d.weigh_all(&scan, &afloat, &Rules::problem_g()), vec![1, 2, 3, 2, 1]);
+        d.rebuild(&scan, &afloat, &Rules::problem_g());
+        assert_eq!(d.best(), Some(Position::new(0, 2)));
         scan.probe(Position::new(0, 1), Source::Density).unwrap();
-        d.weigh(&scan, &afloat, &Rules::problem_g());
         // (0,1) is a hit: the positions through it weigh HIT_WEIGHT each.
-        assert_eq!(d.weights, vec![HIT_WEIGHT, 0, 2 * HIT_WEIGHT + 1, HIT_WEIGHT + 1, 1]);
+        let w = d.weigh_all(&scan, &afloat, &Rules::problem_g());
+        assert_eq!(w, vec![HIT_WEIGHT, 0, 2 * HIT_WEIGHT + 1, HIT_WEIGHT + 1, 1]);
     }
 }
