@@ -29,6 +29,8 @@ pub struct Estimator {
     last_layouts: f64,
     scratch: Scratch,
     union: Vec<u64>,
+    /// Samples dropped from the pool, kept for their memory.
+    spare: Vec<Sample>,
 }
 
 impl Estimator {
@@ -51,6 +53,7 @@ impl Estimator {
             last_layouts: f64::INFINITY,
             scratch: Scratch::default(),
             union: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -90,6 +93,7 @@ impl Estimator {
         let reach = ev.rules.reach();
         if self.table.as_ref().is_none_or(|t| !t.fits(ev.rows, ev.cols, &groups, reach)) {
             self.table = Some(Table::new(ev.rows, ev.cols, &groups, reach));
+            self.scratch.prior.counts.clear();
         }
         let Some(t) = self.table.take() else { return Err(PosteriorError::Intractable) };
         let result = self.estimate_with(&t, ev, groups);
@@ -100,13 +104,13 @@ impl Estimator {
     fn estimate_with(&mut self, t: &Table, ev: &Evidence<'_>, groups: Vec<Group>) -> Result<Posterior, PosteriorError> {
         let prior = self.settings.prior;
         let grid = ev.grid;
-        let m = Model::build(t, ev, &groups, prior)?;
+        let m = Model::build(t, ev, &groups, prior, &mut self.scratch.prior.counts)?;
         // The pool stays valid only while the grid refines the one it was drawn for.
         let refines = self.last_groups == groups
             && self.last_grid.len() == grid.len()
             && self.last_grid.iter().zip(grid).all(|(&a, &b)| a == CellState::Unknown || a == b);
         if !refines || !self.settings.reuse {
-            self.pool.clear();
+            self.spare.append(&mut self.pool);
             self.last_layouts = f64::INFINITY;
         }
         self.last_grid.clear();
@@ -114,7 +118,7 @@ impl Estimator {
         self.last_groups = groups;
 
         if self.last_layouts.min(m.layout_bound()) <= self.settings.exact_layouts {
-            if let Some(c) = enumerate(t, &m, prior, self.settings.exact_nodes) {
+            if let Some(c) = enumerate(t, &m, prior, self.settings.exact_nodes, &mut self.scratch.prior.counts) {
                 self.last_layouts = c.layouts;
                 return finish_exact(t, &m, grid, c);
             }
@@ -139,7 +143,10 @@ impl Estimator {
                     ln_count + ln_generator_prior(t, &m, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
                 }
             };
-            self.pool.push(Sample { pids: self.scratch.pids.clone(), ln_w });
+            let mut sample = self.spare.pop().unwrap_or(Sample { pids: Vec::new(), ln_w: 0.0 });
+            sample.pids.clone_from(&self.scratch.pids);
+            sample.ln_w = ln_w;
+            self.pool.push(sample);
         }
         if attempts > 0 {
             // The mean of 1/(R q) over all attempts (stuck ones count 0) estimates the
@@ -154,7 +161,13 @@ impl Estimator {
         if self.pool.is_empty() {
             // Sampling found nothing: enumerate with a larger budget to tell a
             // contradiction from bad luck.
-            return match enumerate(t, &m, prior, self.settings.exact_nodes.saturating_mul(20)) {
+            return match enumerate(
+                t,
+                &m,
+                prior,
+                self.settings.exact_nodes.saturating_mul(20),
+                &mut self.scratch.prior.counts,
+            ) {
                 Some(c) => finish_exact(t, &m, grid, c),
                 None => Err(PosteriorError::Intractable),
             };
@@ -165,14 +178,19 @@ impl Estimator {
     fn finish_sampled(&self, t: &Table, m: &Model, grid: &[CellState]) -> Posterior {
         let max = self.pool.iter().map(|s| s.ln_w).fold(f64::NEG_INFINITY, f64::max);
         let mut prob = vec![0.0; grid.len()];
+        let mut by_group = vec![0.0; grid.len() * m.rem.len()];
         let (mut sum, mut sum2) = (0.0, 0.0);
         for s in &self.pool {
             let w = (s.ln_w - max).exp();
             sum += w;
             sum2 += w * w;
             for &pid in &s.pids {
+                let base = t.get(pid).map_or(0, |p| p.group as usize) * grid.len();
                 for cell in t.cells(pid) {
                     if let Some(x) = prob.get_mut(cell) {
+                        *x += w;
+                    }
+                    if let Some(x) = by_group.get_mut(base + cell) {
                         *x += w;
                     }
                 }
@@ -180,6 +198,7 @@ impl Estimator {
         }
         if sum > 0.0 {
             prob.iter_mut().for_each(|x| *x /= sum);
+            by_group.iter_mut().for_each(|x| *x /= sum);
         }
         let (water, ship) = certainties(t, m, grid);
         let mut post = Posterior {
@@ -187,6 +206,7 @@ impl Estimator {
             cols: t.cols,
             grid: grid.to_vec(),
             prob,
+            by_group,
             water,
             ship,
             method: Method::Sampled,

@@ -4,7 +4,7 @@
 //! its prior summed over the orders of its interchangeable ships.
 
 use super::model::Model;
-use super::prior::{GenPrior, MAX_LABELINGS};
+use super::prior::{Counts, GenPrior, MAX_LABELINGS};
 use super::table::Table;
 use super::Prior;
 
@@ -14,6 +14,8 @@ pub(super) struct Counted {
     pub layouts: f64,
     pub weight: f64,
     pub cells: Vec<f64>,
+    /// The weight through each cell of each group's ships (`group * cells + cell`).
+    pub by_group: Vec<f64>,
 }
 
 /// Exact enumeration of the unlabeled layouts of a model.
@@ -23,8 +25,9 @@ struct Enumeration<'a> {
     prior: Prior,
     gen: GenPrior<'a>,
     rem: Vec<usize>,
-    /// Prior weight of the layouts through each cell.
+    /// Prior weight of the layouts through each cell, in all and by group.
     weights: Vec<f64>,
+    by_group: Vec<f64>,
     /// Placements on the current path, and scratch.
     placed: Vec<u32>,
     ships: Vec<u32>,
@@ -59,8 +62,7 @@ impl Enumeration<'_> {
         }
         let mut ships = std::mem::take(&mut self.ships);
         self.m.suffix_ships(self.t, &self.placed, &mut ships);
-        let mut blocked = self.m.prefix_blocked.clone();
-        let w = self.gen.sum_over_labelings(&ships, &mut blocked);
+        let w = self.gen.sum_over_labelings(&ships, &self.m.prefix_blocked);
         self.ships = ships;
         (1.0, w)
     }
@@ -78,8 +80,12 @@ impl Enumeration<'_> {
         self.placed.pop();
         let (c, w) = r?;
         if w > 0.0 {
+            let base = self.t.get(pid).map_or(0, |p| p.group as usize) * self.weights.len();
             for cell in self.t.cells(pid) {
                 if let Some(x) = self.weights.get_mut(cell) {
+                    *x += w;
+                }
+                if let Some(x) = self.by_group.get_mut(base + cell) {
                     *x += w;
                 }
             }
@@ -90,7 +96,7 @@ impl Enumeration<'_> {
     /// Layouts completing depth `d`: the ship of the next open sunk answer or uncovered
     /// hit, then the free ships.
     fn constraints(&mut self, d: usize) -> Option<(f64, f64)> {
-        let Some(opts) = self.m.next_constraint(self.level(d)) else {
+        let Some(opts) = self.m.next_constraint(self.t, self.level(d), &self.rem) else {
             return self.free(d, 0, 0);
         };
         let mut total = (0.0, 0.0);
@@ -136,7 +142,8 @@ impl Enumeration<'_> {
 
 /// Enumerates every unlabeled consistent layout, or `None` when more than `limit`
 /// placements had to be tried (or the generator prior has too many labelings).
-pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize) -> Option<Counted> {
+/// `counts` remembers placement counts for the generator prior.
+pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize, counts: &mut Counts) -> Option<Counted> {
     if prior == Prior::Generator && m.ln_suffix_labels > MAX_LABELINGS.ln() {
         return None;
     }
@@ -144,9 +151,10 @@ pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize) -> Opt
         t,
         m,
         prior,
-        gen: GenPrior::new(t),
+        gen: GenPrior::new(t, counts),
         rem: m.rem.clone(),
         weights: vec![0.0; t.rows * t.cols],
+        by_group: vec![0.0; t.rows * t.cols * m.rem.len()],
         placed: Vec::new(),
         ships: Vec::new(),
         stack: m.base.clone(),
@@ -154,5 +162,5 @@ pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize) -> Opt
         limit,
     };
     let (layouts, weight) = e.constraints(0)?;
-    Some(Counted { layouts, weight, cells: e.weights })
+    Some(Counted { layouts, weight, cells: e.weights, by_group: e.by_group })
 }

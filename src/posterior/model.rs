@@ -9,7 +9,7 @@
 //! would have been announced); then the ships left, on unknown cells only.
 
 use super::groups::{group_of, Group};
-use super::prior::{ln_factorial, GenPrior, MAX_LABELINGS};
+use super::prior::{ln_factorial, Counts, GenPrior, MAX_LABELINGS};
 use super::table::{bit, set_bit, Table};
 use super::{Evidence, PosteriorError, Prior};
 use crate::position::Position;
@@ -49,6 +49,8 @@ pub(super) struct Model {
     /// Groups after the prefix, in placement order, and `ln Π fleet[g]!` over them.
     pub suffix_groups: Vec<usize>,
     pub ln_suffix_labels: f64,
+    /// Take the most constrained open constraint first (all rules but Problem G's).
+    pub fail_first: bool,
 }
 
 /// True when the cell is known water.
@@ -61,7 +63,14 @@ impl Model {
     /// Pre: `t` was built for `groups` on the evidence's board. Post: `Err(Contradiction)`
     /// when the evidence is impossible for the fleet in an obvious way (a finished ship
     /// or sunk answer no ship fits, a hit no ship can cover).
-    pub fn build(t: &Table, ev: &Evidence<'_>, groups: &[Group], prior: Prior) -> Result<Model, PosteriorError> {
+    /// `counts` remembers the placement counts of the generator prior.
+    pub fn build(
+        t: &Table,
+        ev: &Evidence<'_>,
+        groups: &[Group],
+        prior: Prior,
+        counts: &mut Counts,
+    ) -> Result<Model, PosteriorError> {
         let (rows, cols, words) = (t.rows, t.cols, t.words);
         let grid = ev.grid;
         let zero = vec![0; words];
@@ -77,6 +86,7 @@ impl Model {
             ..Model::default()
         };
         m.rem = m.fleet.clone();
+        m.fail_first = !ev.rules.is_problem_g();
         for (i, &s) in grid.iter().enumerate() {
             if is_water(s) {
                 set_bit(&mut m.water, i);
@@ -207,7 +217,7 @@ impl Model {
             }
             m.hit_opts.push(opts);
         }
-        m.split_prior(t, groups, prior);
+        m.split_prior(t, groups, prior, counts);
         Ok(m)
     }
 
@@ -310,7 +320,7 @@ impl Model {
 
     /// Splits the generator's order: the leading groups whose ships are all settled form
     /// a constant prefix, summed over its labelings once here.
-    fn split_prior(&mut self, t: &Table, groups: &[Group], prior: Prior) {
+    fn split_prior(&mut self, t: &Table, groups: &[Group], prior: Prior, counts: &mut Counts) {
         let mut labelings = 1.0;
         let mut prefix: Vec<u32> = Vec::new();
         let mut order = (0..groups.len()).filter(|&g| self.fleet.get(g).copied().unwrap_or(0) > 0).peekable();
@@ -330,9 +340,9 @@ impl Model {
         self.ln_suffix_labels =
             self.suffix_groups.iter().map(|&g| ln_factorial(self.fleet.get(g).copied().unwrap_or(0))).sum();
         if prior == Prior::Generator {
-            let mut gen = GenPrior::new(t);
-            let mut blocked = vec![0; t.words];
-            self.ln_prefix = gen.sum_over_labelings(&prefix, &mut blocked).ln();
+            let mut gen = GenPrior::new(t, counts);
+            let blocked = vec![0; t.words];
+            self.ln_prefix = gen.sum_over_labelings(&prefix, &blocked).ln();
             for &pid in &prefix {
                 if let Some(p) = t.get(pid) {
                     t.or_into(&mut self.prefix_blocked, p.halo);
@@ -385,12 +395,49 @@ impl Model {
         self.hit_cells.iter().position(|&h| !bit(blocked, h))
     }
 
-    /// The candidates of the next constraint: the first open sunk answer's, else the
-    /// first uncovered hit's; `None` when every one is met.
-    pub fn next_constraint(&self, blocked: &[u64]) -> Option<&[u32]> {
-        match self.first_open_sunk(blocked) {
-            Some(k) => self.sunk_opts.get(k).map(Vec::as_slice),
-            None => self.first_uncovered(blocked).and_then(|k| self.hit_opts.get(k)).map(Vec::as_slice),
+    /// The candidates of the next constraint, given the blocked mask and the ships left
+    /// of each group: under Problem G's rules the first open sunk answer's, else the
+    /// first uncovered hit's (the order the goldens were made with); under other rules
+    /// the open constraint with the fewest candidates that still fit (a hit only one
+    /// ship can cover first: far fewer dead ends), sunk answers before hits, ties in
+    /// row-major order. Either way a function of the ships placed so far, so each layout is still
+    /// reached by one path. `None` when every constraint is met.
+    pub fn next_constraint(&self, t: &Table, blocked: &[u64], rem: &[usize]) -> Option<&[u32]> {
+        if !self.fail_first {
+            return match self.first_open_sunk(blocked) {
+                Some(k) => self.sunk_opts.get(k).map(Vec::as_slice),
+                None => self.first_uncovered(blocked).and_then(|k| self.hit_opts.get(k)).map(Vec::as_slice),
+            };
         }
+        let fitting = |opts: &[u32]| {
+            opts.iter()
+                .filter(|&&pid| {
+                    t.get(pid).is_some_and(|p| {
+                        rem.get(p.group as usize).copied().unwrap_or(0) > 0 && t.disjoint(blocked, p.cells)
+                    })
+                })
+                .count()
+        };
+        // Sunk answers first: a hit may be a sunk ship's, which only they place.
+        let open_sunk = self.first_open_sunk(blocked).is_some();
+        let constraints = if open_sunk {
+            self.sunk_cells.iter().zip(&self.sunk_opts)
+        } else {
+            self.hit_cells.iter().zip(&self.hit_opts)
+        };
+        let mut best: Option<(usize, &[u32])> = None;
+        for (&cell, opts) in constraints {
+            if bit(blocked, cell) {
+                continue;
+            }
+            let n = fitting(opts);
+            if best.is_none_or(|(b, _)| n < b) {
+                best = Some((n, opts));
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        best.map(|(_, opts)| opts)
     }
 }

@@ -45,16 +45,63 @@ impl LnProduct {
     }
 }
 
+/// Placement counts remembered by (blocked mask, group), on boards of at most 128
+/// cells: a count depends on nothing else, and the layouts an estimator weighs share
+/// their larger ships, hence most of their counts. Direct-mapped: a clash forgets.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Counts {
+    entries: Vec<(u128, u32, u64)>,
+}
+
+/// Entries of [`Counts`] (a power of two).
+const MEMO: usize = 1 << 14;
+
+impl Counts {
+    /// Forgets every count (the table changed).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// The number of placements of group `g` that fit `blocked` on table `t`.
+    pub fn count(&mut self, t: &Table, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
+        if t.words > 2 {
+            return t.fitting(blocked, g, fit);
+        }
+        let mask =
+            u128::from(blocked.first().copied().unwrap_or(0)) | u128::from(blocked.get(1).copied().unwrap_or(0)) << 64;
+        if self.entries.is_empty() {
+            self.entries = vec![(0, u32::MAX, 0); MEMO];
+        }
+        let h = (mask as u64 ^ (mask >> 64) as u64 ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let slot = (h >> 50) as usize & (MEMO - 1);
+        if let Some(&(m, gg, n)) = self.entries.get(slot) {
+            if m == mask && gg == g as u32 {
+                return n;
+            }
+        }
+        let n = t.fitting(blocked, g, fit);
+        if let Some(e) = self.entries.get_mut(slot) {
+            *e = (mask, g as u32, n);
+        }
+        n
+    }
+}
+
 /// Evaluates the generator prior.
 pub(super) struct GenPrior<'a> {
     t: &'a Table,
-    pub fit: Fit,
+    fit: Fit,
+    /// The blocked masks of the recursion of [`GenPrior::sum_over_labelings`], one per
+    /// depth (`words` each).
+    levels: Vec<u64>,
+    counts: &'a mut Counts,
 }
 
 impl<'a> GenPrior<'a> {
-    /// An evaluator on table `t`.
-    pub fn new(t: &'a Table) -> GenPrior<'a> {
-        GenPrior { t, fit: Fit::default() }
+    /// An evaluator on table `t`, remembering its counts in `counts`.
+    pub fn new(t: &'a Table, counts: &'a mut Counts) -> GenPrior<'a> {
+        GenPrior { t, fit: Fit::default(), levels: Vec::new(), counts }
     }
 
     /// `ln Π 1/n_k` for `ships` placed in this order after `blocked` (halos so far),
@@ -63,7 +110,7 @@ impl<'a> GenPrior<'a> {
         let mut prod = LnProduct::new();
         for &pid in ships {
             let Some(p) = self.t.get(pid) else { continue };
-            let n = self.t.fitting(blocked, p.group as usize, &mut self.fit);
+            let n = self.counts.count(self.t, blocked, p.group as usize, &mut self.fit);
             prod.mul(n.max(1) as f64);
             self.t.or_into(blocked, p.halo);
         }
@@ -72,12 +119,20 @@ impl<'a> GenPrior<'a> {
 
     /// `Σ Π 1/n_k` over every order of `ships` that keeps the groups in placement order
     /// (`ships` grouped by group, in placement order), placed after `blocked`.
-    pub fn sum_over_labelings(&mut self, ships: &[u32], blocked: &mut [u64]) -> f64 {
+    pub fn sum_over_labelings(&mut self, ships: &[u32], blocked: &[u64]) -> f64 {
         let mut used = vec![false; ships.len()];
-        self.sum_rec(ships, &mut used, blocked)
+        let w = self.t.words;
+        self.levels.clear();
+        self.levels.resize((ships.len() + 1) * w, 0);
+        if let Some(first) = self.levels.get_mut(..w) {
+            first.copy_from_slice(blocked.get(..w).unwrap_or(&[]));
+        }
+        self.sum_rec(ships, &mut used, 0)
     }
 
-    fn sum_rec(&mut self, ships: &[u32], used: &mut [bool], blocked: &[u64]) -> f64 {
+    /// The sum for the unused ships, placed after the mask of depth `d`.
+    fn sum_rec(&mut self, ships: &[u32], used: &mut [bool], d: usize) -> f64 {
+        let w = self.t.words;
         // The next slot takes the first group left (in placement order); any unused ship
         // of that group.
         let next = ships
@@ -88,21 +143,24 @@ impl<'a> GenPrior<'a> {
             .map(|p| p.group)
             .min();
         let Some(group) = next else { return 1.0 };
-        let n = self.t.fitting(blocked, group as usize, &mut self.fit).max(1) as f64;
+        let blocked = self.levels.get(d * w..(d + 1) * w).unwrap_or(&[]);
+        let n = self.counts.count(self.t, blocked, group as usize, &mut self.fit).max(1) as f64;
         let mut total = 0.0;
-        let mut child = blocked.to_vec();
         for k in 0..ships.len() {
             let (Some(&pid), Some(&u)) = (ships.get(k), used.get(k)) else { continue };
             let Some(p) = self.t.get(pid).copied() else { continue };
             if u || p.group != group {
                 continue;
             }
-            child.copy_from_slice(blocked);
-            self.t.or_into(&mut child, p.halo);
+            // The child's mask: this depth's plus the ship's halo.
+            self.levels.copy_within(d * w..(d + 1) * w, (d + 1) * w);
+            if let Some(child) = self.levels.get_mut((d + 1) * w..(d + 2) * w) {
+                self.t.or_into(child, p.halo);
+            }
             if let Some(x) = used.get_mut(k) {
                 *x = true;
             }
-            total += self.sum_rec(ships, used, &child) / n;
+            total += self.sum_rec(ships, used, d + 1) / n;
             if let Some(x) = used.get_mut(k) {
                 *x = false;
             }
@@ -117,6 +175,7 @@ pub(super) struct PriorScratch {
     pub blocked: Vec<u64>,
     pub fit: Fit,
     pub ships: Vec<u32>,
+    pub counts: Counts,
 }
 
 /// `ln` of an unbiased estimate of the generator prior of the unlabeled layout (settled
@@ -142,7 +201,7 @@ pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut R
     }
     s.blocked.clear();
     s.blocked.extend_from_slice(&m.prefix_blocked);
-    let mut g = GenPrior { t, fit: std::mem::take(&mut s.fit) };
+    let mut g = GenPrior { t, fit: std::mem::take(&mut s.fit), levels: Vec::new(), counts: &mut s.counts };
     let ln = g.ln_in_order(&ships, &mut s.blocked);
     s.fit = g.fit;
     s.ships = ships;

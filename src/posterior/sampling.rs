@@ -39,7 +39,7 @@ pub(super) fn draw(t: &Table, m: &Model, rng: &mut Rng, s: &mut Scratch) -> Opti
     let mut options = LnProduct::new();
     // Constraint phases: each option is a (ship slot, placement) pair, so a placement of
     // group g counts rem[g] times (one per interchangeable ship of that group).
-    while let Some(opts) = m.next_constraint(&s.blocked) {
+    while let Some(opts) = m.next_constraint(t, &s.blocked, &s.rem) {
         let mut total = 0u64;
         s.opts.clear();
         for &pid in opts {

@@ -54,6 +54,9 @@ pub(super) struct Table {
     pub board: Vec<u64>,
     /// Each slot's anchors, as a mask.
     starts: Vec<Vec<u64>>,
+    /// The same masks and the board's as `u128`s, on boards of at most 128 cells.
+    starts_small: Vec<u128>,
+    board_small: u128,
 }
 
 /// Scratch masks for [`Table::fitting`].
@@ -62,6 +65,9 @@ pub(super) struct Fit {
     free: Vec<u64>,
     /// One mask of fitting anchors per variant of the group counted.
     accs: Vec<Vec<u64>>,
+    /// The same masks on boards of at most 128 cells (then `accs` is not used): a
+    /// group has at most 4 shapes, the turns of one drawing.
+    small: [u128; 4],
 }
 
 impl Table {
@@ -92,6 +98,8 @@ impl Table {
             lookup: vec![u32::MAX; shapes.len() * cells],
             board: vec![0; words],
             starts: vec![vec![0; words]; shapes.len()],
+            starts_small: Vec::new(),
+            board_small: 0,
             slots,
             offsets,
         };
@@ -143,6 +151,10 @@ impl Table {
                     t.all.push(p);
                 }
             }
+        }
+        if words <= 2 {
+            t.starts_small = t.starts.iter().map(|m| small(m)).collect();
+            t.board_small = small(&t.board);
         }
         t
     }
@@ -225,6 +237,9 @@ impl Table {
     /// Writes into `fit` the anchors, per variant, of the placements of group `g` whose
     /// cells all avoid `blocked`; returns how many placements fit in all.
     pub fn fitting(&self, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
+        if self.words <= 2 {
+            return self.fitting_small(blocked, g, fit);
+        }
         fit.free.clear();
         fit.free.extend(blocked.iter().zip(&self.board).map(|(b, m)| !b & m));
         let slots = self.slots_of(g);
@@ -244,9 +259,37 @@ impl Table {
         total
     }
 
+    /// [`Table::fitting`] on a board of at most 128 cells, the masks held in `u128`s
+    /// (the same masks, word for word: a third of the instructions of the general
+    /// loop, which the tests compare it with).
+    fn fitting_small(&self, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
+        let free = !small(blocked) & self.board_small;
+        let mut total = 0;
+        for (out, slot) in fit.small.iter_mut().zip(self.slots_of(g)) {
+            let mut a = self.starts_small.get(slot).copied().unwrap_or(0);
+            for &o in self.offsets.get(slot).map_or(&[][..], |v| v) {
+                a &= free.checked_shr(o as u32).unwrap_or(0);
+            }
+            total += u64::from(a.count_ones());
+            *out = a;
+        }
+        total
+    }
+
     /// The `r`-th (from 0; the first variant's anchors first, each in row-major order)
     /// placement found by the last [`Table::fitting`] call for group `g`.
     pub fn nth_fit(&self, fit: &Fit, g: usize, mut r: u64) -> Option<u32> {
+        if self.words <= 2 {
+            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+                let c = u64::from(a.count_ones());
+                if r >= c {
+                    r -= c;
+                    continue;
+                }
+                return self.find(slot, select(a, r as u32) as usize);
+            }
+            return None;
+        }
         for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
             for (k, &w) in acc.iter().enumerate() {
                 let c = u64::from(w.count_ones());
@@ -272,6 +315,39 @@ impl Table {
     }
 }
 
+/// The position of the `r`-th set bit of `a` (from 0, lowest first), by halves and
+/// bytes rather than bit by bit.
+/// Pre: `r < a.count_ones()`. Post: a bit index below 128.
+#[inline]
+fn select(a: u128, mut r: u32) -> u32 {
+    let (mut word, mut base) = (a as u64, 0);
+    if r >= word.count_ones() {
+        r -= word.count_ones();
+        word = (a >> 64) as u64;
+        base = 64;
+    }
+    let mut shift = 0;
+    while shift < 64 {
+        let c = ((word >> shift) & 0xff).count_ones();
+        if r < c {
+            break;
+        }
+        r -= c;
+        shift += 8;
+    }
+    let mut byte = (word >> shift.min(63)) & 0xff;
+    for _ in 0..r {
+        byte &= byte - 1;
+    }
+    base + shift + byte.trailing_zeros()
+}
+
+/// The first two words of a mask as one `u128` (a board of at most 128 cells).
+#[inline]
+fn small(v: &[u64]) -> u128 {
+    u128::from(v.first().copied().unwrap_or(0)) | u128::from(v.get(1).copied().unwrap_or(0)) << 64
+}
+
 /// `acc &= src >> k` on multi-word bit sets (bit `i` of the shifted set is bit `i + k`).
 fn shr_and(acc: &mut [u64], src: &[u64], k: usize) {
     let (q, b) = (k / 64, k % 64);
@@ -293,5 +369,91 @@ pub(super) fn bit(board: &[u64], i: usize) -> bool {
 pub(super) fn set_bit(board: &mut [u64], i: usize) {
     if let Some(w) = board.get_mut(i / 64) {
         *w |= 1 << (i % 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::Rules;
+
+    /// The general loop of [`Table::fitting`], whatever the board's size.
+    fn fitting_general(t: &Table, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
+        fit.free.clear();
+        fit.free.extend(blocked.iter().zip(&t.board).map(|(b, m)| !b & m));
+        let slots = t.slots_of(g);
+        fit.accs.resize(slots.len(), Vec::new());
+        let mut total = 0;
+        for (acc, slot) in fit.accs.iter_mut().zip(slots) {
+            acc.clear();
+            acc.extend_from_slice(&t.starts[slot]);
+            for &o in &t.offsets[slot] {
+                shr_and(acc, &fit.free, o);
+            }
+            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        total
+    }
+
+    /// The general loop of [`Table::nth_fit`].
+    fn nth_general(t: &Table, fit: &Fit, g: usize, mut r: u64) -> Option<u32> {
+        for (acc, slot) in fit.accs.iter().zip(t.slots_of(g)) {
+            for (k, &w) in acc.iter().enumerate() {
+                for b in 0..64 {
+                    if w >> b & 1 == 1 {
+                        if r == 0 {
+                            return t.find(slot, k * 64 + b);
+                        }
+                        r -= 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn select_finds_the_rth_bit() {
+        let mut rng = Rng::new(2);
+        for _ in 0..2000 {
+            let a = u128::from(rng.next_u64() & rng.next_u64()) | u128::from(rng.next_u64()) << 64;
+            let bits: Vec<u32> = (0..128).filter(|&b| a >> b & 1 == 1).collect();
+            for (r, &b) in bits.iter().enumerate() {
+                assert_eq!(select(a, r as u32), b);
+            }
+        }
+    }
+
+    #[test]
+    fn small_boards_fit_as_the_general_loop_does() {
+        let mut rng = Rng::new(4);
+        for name in ["problem-g", "classic", "starwars"] {
+            let rules = Rules::preset(name).unwrap();
+            let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
+            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3)] {
+                let t = Table::new(rows, cols, &groups, rules.reach());
+                for _ in 0..20 {
+                    let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                    for g in 0..groups.len() {
+                        let (mut a, mut b) = (Fit::default(), Fit::default());
+                        let n = t.fitting(&blocked, g, &mut a);
+                        assert_eq!(n, fitting_general(&t, &blocked, g, &mut b));
+                        let got: Vec<Vec<u64>> = if t.words <= 2 {
+                            a.small[..t.slots_of(g).len()]
+                                .iter()
+                                .map(|&m| [m as u64, (m >> 64) as u64][..t.words].to_vec())
+                                .collect()
+                        } else {
+                            a.accs[..t.slots_of(g).len()].to_vec()
+                        };
+                        assert_eq!(got, b.accs[..t.slots_of(g).len()], "{name} {rows}x{cols}");
+                        for r in 0..n {
+                            assert_eq!(t.nth_fit(&a, g, r), nth_general(&t, &b, g, r), "{name} {rows}x{cols} #{r}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
