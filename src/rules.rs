@@ -148,6 +148,17 @@ pub(crate) const PRESETS: [Preset; 4] = [
     },
 ];
 
+/// The names of the presets, the default first.
+pub const PRESET_NAMES: [&str; PRESETS.len()] = {
+    let mut out = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        out[i] = PRESETS[i].name;
+        i += 1;
+    }
+    out
+};
+
 impl Preset {
     /// This preset's fleet.
     /// Pre: none. Post: the ships listed, in placement order.

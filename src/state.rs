@@ -83,6 +83,13 @@ pub enum StateError {
         /// Unknown cells not known to be water.
         open: usize,
     },
+    /// A hit next to a sunk ship's cell, when ships never touch.
+    TouchesWreck {
+        /// The hit.
+        hit: Position,
+        /// The sunk ship's cell.
+        wreck: Position,
+    },
     /// A run that must be a whole ship, of a size the fleet has no (more) ship of.
     NotInFleet {
         /// Its first cell.
@@ -101,7 +108,7 @@ impl fmt::Display for StateError {
             }
             StateError::BadChar { pos, ch } => write!(
                 f,
-                "cell {pos} (row {}, column {}) holds `{}`, not one of `.` (unknown), `X` (water), `+` (hit)",
+                "cell {pos} (row {}, column {}) holds `{}`, not one of `.` (unknown), `X` (water), `+` (hit), `#` (sunk)",
                 pos.row,
                 pos.col,
                 ch.escape_debug()
@@ -123,6 +130,9 @@ impl fmt::Display for StateError {
                 f,
                 "{missing} ship cells of the fleet are still missing but only {open} unknown cells may hold them"
             ),
+            StateError::TouchesWreck { hit, wreck } => {
+                write!(f, "the hit {hit} touches the sunk ship's cell {wreck}, and ships never touch")
+            }
             StateError::NotInFleet { start, len } => write!(
                 f,
                 "the {len} hits from {start} must form a whole ship, but the fleet has no more ships of {len} cells"
@@ -139,10 +149,13 @@ pub struct StateGrid {
     rows: usize,
     cols: usize,
     cells: Vec<CellState>,
+    /// Cells of ships already sunk (`#`), which read as known (`Eliminated`) in `cells`.
+    wrecks: Vec<bool>,
 }
 
 /// Reads a grid: lines split on `\n` (a `\r` before it is dropped), trailing empty
-/// lines ignored; `.` is `Unknown`, `X` is `Miss`, `+` is `Hit`.
+/// lines ignored; `.` is `Unknown`, `X` or `x` is `Miss`, `+` is `Hit`, `#` a cell of
+/// a ship already sunk (a wreck: `Eliminated` in the states, and marked in `wrecks`).
 /// Pre: none. Post: `Ok` grids have at least one row and one column, all rows equally
 /// long; errors name the first bad row or cell.
 pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
@@ -157,6 +170,7 @@ pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
         return Err(StateError::Ragged { row: 1, found: lines.get(1).map_or(0, |l| l.chars().count()), expected: 0 });
     }
     let mut cells = Vec::with_capacity(cols.saturating_mul(lines.len()).min(MAX_CELLS));
+    let mut wrecks = Vec::with_capacity(cells.capacity());
     for (row, line) in lines.iter().enumerate() {
         if cells.len() + cols > MAX_CELLS {
             return Err(StateError::TooLarge { rows: row + 1, cols });
@@ -165,12 +179,14 @@ pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
         for (col, ch) in line.chars().enumerate() {
             let state = match ch {
                 '.' => CellState::Unknown,
-                'X' => CellState::Miss,
+                'X' | 'x' => CellState::Miss,
                 '+' => CellState::Hit,
+                '#' => CellState::Eliminated,
                 _ => return Err(StateError::BadChar { pos: Position::new(row, col), ch }),
             };
             if col < cols {
                 cells.push(state);
+                wrecks.push(ch == '#');
             }
             found += 1;
         }
@@ -178,7 +194,7 @@ pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
             return Err(StateError::Ragged { row, found, expected: cols });
         }
     }
-    Ok(StateGrid { rows: lines.len(), cols, cells })
+    Ok(StateGrid { rows: lines.len(), cols, cells, wrecks })
 }
 
 /// What the rules settle about the unknown cells of a grid.
@@ -196,10 +212,12 @@ impl StateGrid {
     /// A grid from its states (row-major).
     /// Pre: none. Post: `None` unless `rows, cols >= 1` and `cells.len() == rows * cols`.
     pub fn new(rows: usize, cols: usize, cells: Vec<CellState>) -> Option<StateGrid> {
+        let wrecks = vec![false; cells.len()];
         (rows >= 1 && cols >= 1 && rows.checked_mul(cols) == Some(cells.len())).then_some(StateGrid {
             rows,
             cols,
             cells,
+            wrecks,
         })
     }
 
@@ -228,6 +246,21 @@ impl StateGrid {
             return CellState::Miss;
         }
         self.cells.get(pos.index(self.cols)).copied().unwrap_or(CellState::Miss)
+    }
+
+    /// Cells of ships already sunk (`#`), row-major.
+    /// Pre: none. Post: `rows * cols` flags.
+    pub fn wrecks(&self) -> &[bool] {
+        &self.wrecks
+    }
+
+    /// The sizes of the sunk ships the wrecks draw, when ships are straight and never
+    /// touch (each group of `#` is then one straight ship).
+    /// Pre: none. Post: `None` when a group of wrecks is not a straight line of 1 to 5.
+    pub fn wreck_sizes(&self) -> Option<Vec<usize>> {
+        let as_hits: Vec<CellState> =
+            self.wrecks.iter().map(|&w| if w { CellState::Hit } else { CellState::Unknown }).collect();
+        runs::find(self.rows, self.cols, &as_hits).ok().map(|found| found.iter().map(|r| r.len).collect())
     }
 
     /// Number of hits.
@@ -288,6 +321,18 @@ impl StateGrid {
         let blocked = self.blocked();
         for (w, (&b, &s)) in water.iter_mut().zip(blocked.iter().zip(&ship)) {
             *w = b && !s;
+        }
+        // The cells around a sunk ship are water.
+        for (i, _) in self.wrecks.iter().enumerate().filter(|(_, &w)| w) {
+            let p = Position::from_index(i, cols);
+            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                if self.state(n) == CellState::Hit {
+                    return Err(StateError::TouchesWreck { hit: n, wreck: p });
+                }
+                if let Some(w) = water.get_mut(n.index(cols)) {
+                    *w |= !self.wrecks.get(n.index(cols)).copied().unwrap_or(false);
+                }
+            }
         }
         let is_water = |water: &[bool], p: Position| water.get(p.index(cols)).copied().unwrap_or(true);
         // Closing runs can shrink the largest unfinished size, which closes more runs:

@@ -81,7 +81,11 @@ fn blocked(state: &str) -> (usize, usize, Vec<bool>) {
 }
 
 fn check_scores(state: &str, report: &Report) {
-    let (rows, cols, b) = blocked(state);
+    let (rows, cols, mut b) = blocked(state);
+    // Cells the rules prove to be water are blocked too (-1).
+    for &(r, c) in &report.water {
+        b[r * cols + c] = true;
+    }
     let expected = recompute(rows, cols, &b);
     let got: Vec<i32> = report.matrix.iter().flatten().copied().collect();
     assert_eq!(got, expected, "{state}");
@@ -94,6 +98,18 @@ const STATES: [&str; 5] = [
     "+\n.\n.\nX\n.\n",
     "..........\n..........\n...+......\n...+......\n..........\n.....X....\n..........\n..X.......\n..........\n.........+\n",
 ];
+
+#[test]
+fn certain_water_shows_minus_one() {
+    // The state of the issue: with a fleet of 2 and 1, (1,0)... are certain water.
+    let state = "++X\nXXX\n..+\n";
+    let r = advise(&["--fleet", "2,1", "--strategy", "prob"], state);
+    assert!(!r.water.is_empty(), "{:?}", r.water);
+    for &(rr, cc) in &r.water {
+        assert_eq!(r.matrix[rr][cc], -1, "({rr},{cc}) is certain water: {:?}", r.matrix);
+    }
+    check_scores(state, &r);
+}
 
 #[test]
 fn prob_scores_equal_a_full_recomputation() {
@@ -295,4 +311,71 @@ fn deductions_are_sound_on_random_games() {
         }
     }
     assert!(water_found > 1000 && ship_found > 10, "{water_found} {ship_found}");
+}
+
+#[test]
+fn lower_case_x_is_water() {
+    let upper = advise(&[], "X..\n.+.\n...\n");
+    let lower = advise(&[], "x..\n.+.\n...\n");
+    assert_eq!(upper.matrix, lower.matrix);
+    assert_eq!(upper.suggest, lower.suggest);
+}
+
+#[test]
+fn sunk_ships_leave_the_fleet() {
+    // 1x7 under russian rules (ships never touch), fleet 2,1: the 2-ship is sunk at the
+    // left; the 1-ship may not touch it, so it is on one of columns 3 to 6.
+    let r = advise(&["--rules", "russian", "--fleet", "2,1"], "##.....\n");
+    assert!(r.header.contains("fleet 1"), "{}", r.header);
+    assert_eq!(r.matrix, vec![vec![0, 0, 0, 25, 25, 25, 25]]);
+    assert!(r.water.contains(&(0, 2)), "{:?}", r.water);
+    // The same with the afloat ships given.
+    let given = advise(&["--rules", "russian", "--fleet", "2,1", "--afloat", "1"], "##.....\n");
+    assert_eq!(given.matrix, r.matrix);
+    // Ships that touch: the sizes of sunk ships cannot be read, --afloat is needed.
+    let err = refused(&["--rules", "classic"], "##...\n");
+    has(&err, &["--afloat"]);
+    let r = advise(&["--rules", "classic", "--fleet", "2,1", "--afloat", "1"], "##...\n");
+    assert_eq!(r.matrix, vec![vec![0, 0, 33, 33, 33]]);
+    // A hit touching a sunk ship when ships never touch.
+    has(&refused(&["--rules", "russian", "--fleet", "2,1"], "##+....\n"), &["touches", "sunk"]);
+}
+
+#[test]
+fn the_prior_is_uniform_unless_asked() {
+    // One 2-ship on a 1x4 strip: 3 layouts, the middle cells in two of them.
+    let uniform = advise(&["--fleet", "2"], "....\n");
+    assert_eq!(uniform.matrix, vec![vec![33, 67, 67, 33]]);
+    assert!(uniform.header.contains("uniform prior"), "{}", uniform.header);
+    // A 2-ship and a 1-ship on 1x5: the generator places the 2-ship first, uniformly,
+    // which weighs layouts differently from the uniform prior.
+    let u = advise(&["--fleet", "2,1"], ".....\n");
+    let g = advise(&["--fleet", "2,1", "--prior", "generator"], ".....\n");
+    assert_ne!(u.matrix, g.matrix);
+    has(&refused(&["--prior", "flat"], "..\n"), &["--prior", "uniform or generator"]);
+}
+
+#[test]
+fn json_gives_the_probabilities() {
+    let out = common::run(&["advise", "--fleet", "2", "--format", "json"], b"+..\n");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "{\"rows\": 1, \"cols\": 3, \"method\": \"exact\", \"layouts\": 1, \"probability\": [[null, 1.000000, 0.000000]], \"suggest\": [0, 1]}\n"
+    );
+    let out = common::run(&["advise", "--strategy", "prob", "--format", "json"], b"...\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("{\"rows\": 1, \"cols\": 3, \"method\": \"likelihood\", \"layouts\": null, \"score\": [["),
+        "{text}"
+    );
+}
+
+#[test]
+fn classic_rules_allow_touching_hits() {
+    // Under classic rules diagonal hits are fine (two ships side by side).
+    let r = advise(&["--rules", "classic", "--fleet", "2,2"], "+...\n.+..\n....\n");
+    assert_eq!(r.matrix[0][0], 100);
+    has(&refused(&["--rules", "classic", "--strategy", "prob"], "...\n"), &["--strategy prob", "touch"]);
 }

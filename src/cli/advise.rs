@@ -1,13 +1,17 @@
-//! `advise`: reads a game in progress (a grid of `.`, `X`, `+`) and tells how likely
+//! `advise`: reads a game in progress (a grid of `.`, `X`, `+`, `#`) and tells how likely
 //! each cell is to hold a ship, which cell to probe next, and which cells are settled.
 
 use super::args::{Command, Flag, Operands, Parsed};
+use super::game::{self, RULE_FLAGS};
 use super::{read_input, CliError, Streams};
+use crate::fleet::Fleet;
+use crate::json;
 use crate::likelihood::Likelihood;
-use crate::placement::{parse_fleet, Placer, STANDARD_FLEET};
+use crate::placement::Placer;
 use crate::position::Position;
-use crate::posterior::{Estimator, Method, Posterior, PosteriorError, Settings};
+use crate::posterior::{Estimator, Evidence, Method, Posterior, PosteriorError, Prior, Settings};
 use crate::record::CellState;
+use crate::rules::Rules;
 use crate::state::{self, Deduction, StateGrid};
 use crate::strategy::DEFAULT_SEED;
 use std::fmt::Write as _;
@@ -16,9 +20,17 @@ use std::fmt::Write as _;
 const SAMPLES: usize = 20_000;
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--fleet", "LIST", "ship sizes, e.g. 5,4,3,3,2,2,1,1; every ship of the bay,\nfound or not"),
-    Flag::value("--strategy", "NAME", "prob: the statement's likelihood scores (default without\n--fleet); bayes: the probability of a ship on each cell\ngiven the fleet (default with --fleet; fleet\n5,4,3,3,2,2,1,1 when none is given)"),
-    Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list").default("2021"),
+    Flag::value(
+        "--strategy",
+        "NAME",
+        "prob: the statement's likelihood scores (the default under\nProblem G's rules without --fleet); bayes: the probability\nof a ship on each cell (the default otherwise)",
+    ),
+    Flag::value("--afloat", "LIST", "sizes of the ships still afloat (default: the fleet, less\nthe sunk ships the # cells draw)"),
+    Flag::value("--prior", "NAME", "bayes's prior: uniform (every layout equally likely) or\ngenerator (the law of this program's generator)")
+        .default("uniform"),
+    Flag::value("--format", "F", "text, or json: one object with the probabilities").default("text"),
+    Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list")
+        .default("2021"),
 ];
 
 /// `advise`'s command line.
@@ -26,45 +38,45 @@ pub const COMMAND: Command = Command {
     name: "advise",
     summary: "where to probe next in a game in progress",
     usage: &["advise [OPTIONS] [FILE]     (or standard input: < state.txt)"],
-    groups: &[("OPTIONS", FLAGS)],
+    groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::File,
     after: "\
 INPUT
   The game so far (FILE or standard input), one line per row, one character per
   cell:
-    .  unknown        X  water (a miss, or known water)        +  a hit
+    .  unknown    X  water (a miss, or known water)    +  a hit
+    #  a cell of a ship already sunk (it leaves the fleet: see --afloat)
   All rows equally long; CRLF line ends and a final empty line are fine.
 
 OUTPUT
   prob:  `likelihood (...)` and the statement's matrix: row score + column score
-         over the cells not blocked, -1 for blocked cells (X, + and the diagonal
-         neighbours of hits, which are water since ships never touch),
+         over the cells not blocked, -1 for blocked cells (X, +, the diagonal
+         neighbours of hits, and every cell the rules prove to be water),
          right-aligned. suggest: a certain ship cell if any, else the unknown
          N/E/S/W neighbour of a hit with the highest score (prob's list), else
          the highest score; ties go to the first cell in row-major order.
   bayes: `ship probability (percent, ...)`: a percentage per cell (100 for hits,
-  0 for
-         water; cells neither certain show 1 to 99), exact when the layouts of
-         the fleet that agree with the grid are few, estimated by sampling
-         otherwise. suggest: the unknown cell most likely to be a ship.
+         0 for water; cells neither certain show 1 to 99): the weight of the
+         layouts of the ships afloat that agree with the grid and have a ship
+         there (every layout weighs the same under --prior uniform), exact when
+         they are few, estimated by sampling otherwise. suggest: the unknown
+         cell most likely to be a ship.
   Then, for both, lines
-    suggest: (r,c)                       or `suggest: none` when no cell is
-    worth it certain water: (r,c) (r,c) ...       unknown cells that cannot hold
-    a ship certain ship: (r,c) ...              unknown cells that must hold a
-    ship
-  (rows and columns from 0; `none` when empty). The rules used: diagonals of
-  hits are water; a run of hits closed by water is a whole ship; a run as long
-  as the longest ship not yet whole is whole too (its ends are water); with a
-  fleet, once all its cells are hit everything else is water, and a run shorter
-  than every ship left that can grow only one way grows there.
+    suggest: (r,c)                 or `suggest: none` if no cell may hold a ship
+    certain water: (r,c) (r,c) ...    unknown cells that cannot hold a ship
+    certain ship: (r,c) ...           unknown cells that must hold a ship
+  (rows and columns from 0; `none` when empty).
+  --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
+  \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
+  \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
-  empty input, rows of different lengths, a character other than . X +, hits
-  touching diagonally, a line of hits longer than 5 or than the longest ship,
-  more hits than the fleet's ship cells, a whole ship the fleet has no room for,
-  and any grid no layout of the fleet agrees with (bayes).
+  empty input, rows of different lengths, a character other than . X x + #,
+  hits touching diagonally or a sunk ship when ships never touch, a line of hits
+  longer than the longest ship, more hits than the fleet's ship cells, a whole
+  ship the fleet has no room for, and any grid no layout agrees with (bayes).
 ",
-    extra: None,
+    extra: Some(game::presets_help),
 };
 
 /// The two ways of advising.
@@ -76,34 +88,85 @@ enum Mode {
 
 /// Runs `advise`.
 /// Pre: none. Post: on `Ok`, stdout holds the matrix, the suggestion and the certain
-/// cells (or the usage text); on `Err`, nothing was written.
+/// cells (or the JSON object); on `Err`, nothing was written.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let fleet = match flags.text("--fleet") {
-        Some(text) => Some(parse_fleet(text).map_err(|e| CliError::Usage(format!("--fleet: {e}")))?),
-        None => None,
-    };
+    let rules = game::rules(flags)?;
+    let apart = rules.is_problem_g();
     let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
-        None if fleet.is_some() => Mode::Bayes,
-        None | Some("prob") => Mode::Prob,
-        Some(_) => Mode::Bayes,
+        None if apart && !flags.has("--fleet") && flags.text("--rules") == Some("problem-g") => Mode::Prob,
+        Some("prob") => Mode::Prob,
+        _ => Mode::Bayes,
     };
+    if mode == Mode::Prob && !apart {
+        return Err(CliError::Usage(
+            "--strategy prob: the likelihood scores assume straight ships that never touch and answers of hit or miss"
+                .into(),
+        ));
+    }
+    let prior = match flags.choice("--prior", &["uniform", "generator"])? {
+        Some("generator") => Prior::Generator,
+        _ => Prior::Uniform,
+    };
+    let json = flags.choice("--format", &["text", "json"])? == Some("json");
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let bytes = read_input(flags, io, "`spot-the-ships advise --help` for the format")?;
     let grid = state::parse(&bytes).map_err(|e| CliError::Invalid(e.to_string()))?;
-    if let Some(sizes) = fleet.as_deref().or((mode == Mode::Bayes).then_some(&STANDARD_FLEET[..])) {
-        Placer::new(grid.rows(), grid.cols()).check_fleet(sizes)?;
-    }
+    let afloat = afloat(flags, &rules, &grid)?;
     let report = match mode {
-        Mode::Prob => prob_report(&grid, fleet.as_deref())?,
-        Mode::Bayes => bayes_report(&grid, fleet.as_deref().unwrap_or(&STANDARD_FLEET), seed)?,
+        Mode::Prob => prob_report(&grid, flags.has("--fleet").then_some(&afloat), json)?,
+        Mode::Bayes => {
+            Placer::with_rules(grid.rows(), grid.cols(), &rules).check(&afloat)?;
+            bayes_report(&grid, &rules.with_fleet(afloat), prior, seed, json)?
+        }
     };
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
 }
 
+/// The ships still afloat: `--afloat`, else the fleet less the sunk ships the `#` cells
+/// draw (readable only when straight ships never touch).
+fn afloat(flags: &Parsed, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliError> {
+    if let Some(list) = flags.text("--afloat") {
+        let fleet = Fleet::parse_sizes(list).map_err(|e| CliError::Usage(format!("--afloat: {e}")))?;
+        return Ok(rules.fleet().naming(&fleet.sizes()));
+    }
+    if !grid.wrecks().contains(&true) {
+        return Ok(rules.fleet().clone());
+    }
+    let sunk = (!rules.touch() && rules.fleet().is_straight()).then(|| grid.wreck_sizes()).flatten();
+    let Some(sunk) = sunk else {
+        return Err(CliError::Usage(
+            "the grid has sunk ships (#) whose sizes cannot be read from it here: give --afloat".into(),
+        ));
+    };
+    let mut left = rules.fleet().sizes();
+    for s in sunk {
+        match left.iter().position(|&x| x == s) {
+            Some(k) => {
+                left.remove(k);
+            }
+            None => {
+                return Err(CliError::Invalid(format!(
+                    "the grid has a sunk ship of {s} cells that the fleet does not have"
+                )))
+            }
+        }
+    }
+    Ok(rules.fleet().naming(&left))
+}
+
 /// The rules' deductions, or the grid's inconsistency as a `CliError`.
 fn deduce(grid: &StateGrid, fleet: Option<&[usize]>) -> Result<Deduction, CliError> {
     grid.deduce(fleet).map_err(|e| CliError::Invalid(e.to_string()))
+}
+
+/// What the grid itself settles, whatever the rules: `X` and `#` are water, `+` ship.
+fn plain(grid: &StateGrid) -> Deduction {
+    Deduction {
+        water: grid.cells().iter().map(|&s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
+        ship: grid.cells().iter().map(|&s| s == CellState::Hit).collect(),
+        remaining: None,
+    }
 }
 
 /// Every cell of the grid, row-major.
@@ -146,13 +209,41 @@ fn write_conclusions(out: &mut String, grid: &StateGrid, suggest: Option<(Positi
     let _ = writeln!(out, "certain ship: {}", list(&d.ship));
 }
 
-/// prob's advice: the statement's matrix over the cells prob would have blocked.
-fn prob_report(grid: &StateGrid, fleet: Option<&[usize]>) -> Result<String, CliError> {
-    let d = deduce(grid, fleet)?;
+/// The JSON object of an advice: `values` (None for known cells) under `key`.
+fn json_report(
+    grid: &StateGrid,
+    method: &str,
+    layouts: Option<f64>,
+    key: &str,
+    values: &[Option<String>],
+    suggest: Option<Position>,
+) -> String {
+    let rows: Vec<String> = values
+        .chunks(grid.cols().max(1))
+        .map(|row| {
+            format!("[{}]", row.iter().map(|v| v.clone().unwrap_or("null".into())).collect::<Vec<_>>().join(", "))
+        })
+        .collect();
+    let layouts = layouts.map_or("null".to_string(), |l| format!("{l}"));
+    let suggest = suggest.map_or("null".to_string(), |p| format!("[{}, {}]", p.row, p.col));
+    format!(
+        "{{\"rows\": {}, \"cols\": {}, \"method\": {}, \"layouts\": {layouts}, \"{key}\": [{}], \"suggest\": {suggest}}}\n",
+        grid.rows(),
+        grid.cols(),
+        json::string(method),
+        rows.join(", ")
+    )
+}
+
+/// prob's advice: the statement's matrix over the cells prob would have blocked and
+/// the cells the rules prove to be water.
+fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, as_json: bool) -> Result<String, CliError> {
+    let sizes = fleet.map(Fleet::sizes);
+    let d = deduce(grid, sizes.as_deref())?;
     let (rows, cols) = (grid.rows(), grid.cols());
     let mut matrix = Likelihood::new(rows, cols);
-    for (i, &b) in grid.blocked().iter().enumerate() {
-        if b {
+    for (i, (&b, &w)) in grid.blocked().iter().zip(&d.water).enumerate() {
+        if b || w {
             matrix.block(Position::from_index(i, cols));
         }
     }
@@ -175,33 +266,42 @@ fn prob_report(grid: &StateGrid, fleet: Option<&[usize]>) -> Result<String, CliE
     } else {
         best_of(&mut positions(grid)).map(|p| (p, format!("highest score, {}", matrix.score(p))))
     };
+    if as_json {
+        let values: Vec<Option<String>> = positions(grid)
+            .map(|p| (grid.state(p) == CellState::Unknown).then(|| matrix.score(p).to_string()))
+            .collect();
+        return Ok(json_report(grid, "likelihood", None, "score", &values, suggest.map(|(p, _)| p)));
+    }
     let mut out = String::new();
-    out.push_str("likelihood (prob: row score + column score; -1 = blocked):\n");
+    out.push_str("likelihood (prob: row score + column score; -1 = blocked or water):\n");
     let values: Vec<String> = positions(grid).map(|p| matrix.score(p).to_string()).collect();
     write_matrix(&mut out, cols, &values);
     write_conclusions(&mut out, grid, suggest, &d);
     Ok(out)
 }
 
-/// bayes's advice: the posterior probability of a ship on every cell.
-fn bayes_report(grid: &StateGrid, fleet: &[usize], seed: u64) -> Result<String, CliError> {
-    let mut d = deduce(grid, Some(fleet))?;
+/// bayes's advice: the posterior probability of a ship on every cell, for the fleet of
+/// `rules` (the ships afloat).
+fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, as_json: bool) -> Result<String, CliError> {
+    let fleet = rules.fleet();
+    // The deductions of straight ships that never touch hold whatever a probe answers.
+    let apart = !rules.touch() && fleet.is_straight();
+    let mut d = if apart { deduce(grid, Some(&fleet.sizes()))? } else { plain(grid) };
     let (rows, cols) = (grid.rows(), grid.cols());
-    let settings = Settings { samples: SAMPLES, ..Settings::default() };
-    let post: Posterior =
-        Estimator::with_settings(seed, settings).estimate(rows, cols, grid.cells(), fleet).map_err(|e| {
-            let list: Vec<String> = fleet.iter().map(usize::to_string).collect();
-            CliError::Invalid(match e {
-                PosteriorError::Contradiction(why) => {
-                    format!("the grid contradicts the fleet {}: {why}", list.join(","))
-                }
-                PosteriorError::Intractable => {
-                    format!("no layout of the fleet {} that agrees with the grid was found", list.join(","))
-                }
-                PosteriorError::TooLarge(_) => format!("bayes: {e}; --strategy prob has no such limit"),
-                other => other.to_string(),
-            })
-        })?;
+    let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
+    let ev = Evidence { rows, cols, grid: grid.cells(), log: None, wrecks: grid.wrecks(), rules };
+    let post: Posterior = Estimator::with_settings(seed, settings).estimate_under(&ev).map_err(|e| {
+        CliError::Invalid(match e {
+            PosteriorError::Contradiction(why) => {
+                format!("the grid contradicts the fleet {}: {why}", fleet.describe())
+            }
+            PosteriorError::Intractable => {
+                format!("no layout of the fleet {} that agrees with the grid was found", fleet.describe())
+            }
+            PosteriorError::TooLarge(_) => format!("bayes: {e}; --strategy prob has no such limit"),
+            other => other.to_string(),
+        })
+    })?;
     // Both sources are sound: keep what either settles.
     for p in positions(grid) {
         let i = p.index(cols);
@@ -213,25 +313,45 @@ fn bayes_report(grid: &StateGrid, fleet: &[usize], seed: u64) -> Result<String, 
         }
     }
     let flag = |v: &[bool], p: Position| v.get(p.index(cols)).copied().unwrap_or(false);
-    let percent = |p: Position| -> u32 {
+    let prob = |p: Position| -> f64 {
         if flag(&d.ship, p) {
-            return 100;
+            1.0
+        } else if flag(&d.water, p) {
+            0.0
+        } else {
+            post.prob(p)
         }
-        if flag(&d.water, p) {
-            return 0;
-        }
-        ((post.prob(p) * 100.0).round() as u32).clamp(1, 99)
     };
-    let suggest = positions(grid)
-        .filter(|&p| grid.state(p) == CellState::Unknown && !flag(&d.water, p))
-        .fold(None, |best: Option<(Position, f64)>, p| {
-            let q = if flag(&d.ship, p) { 1.0 } else { post.prob(p) };
+    let suggest = positions(grid).filter(|&p| grid.state(p) == CellState::Unknown && !flag(&d.water, p)).fold(
+        None,
+        |best: Option<(Position, f64)>, p| {
+            let q = prob(p);
             match best {
                 Some((_, b)) if b >= q => best,
                 _ => Some((p, q)),
             }
-        })
-        .map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
+        },
+    );
+    if as_json {
+        let method = if post.method == Method::Exact { "exact" } else { "sampled" };
+        let values: Vec<Option<String>> =
+            positions(grid).map(|p| (grid.state(p) == CellState::Unknown).then(|| format!("{:.6}", prob(p)))).collect();
+        return Ok(json_report(
+            grid,
+            method,
+            Some(post.layouts.round()),
+            "probability",
+            &values,
+            suggest.map(|(p, _)| p),
+        ));
+    }
+    let percent = |p: Position| -> u32 {
+        let q = prob(p);
+        if q >= 1.0 || q <= 0.0 {
+            return (q * 100.0) as u32;
+        }
+        ((q * 100.0).round() as u32).clamp(1, 99)
+    };
     let how = match post.method {
         Method::Exact => format!("exact over {} layout{}", post.layouts, if post.layouts == 1.0 { "" } else { "s" }),
         Method::Sampled => format!(
@@ -240,10 +360,11 @@ fn bayes_report(grid: &StateGrid, fleet: &[usize], seed: u64) -> Result<String, 
         ),
     };
     let mut out = String::new();
-    let sizes: Vec<String> = fleet.iter().map(usize::to_string).collect();
-    let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {how}):", sizes.join(","));
+    let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
+    let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
     let values: Vec<String> = positions(grid).map(|p| percent(p).to_string()).collect();
     write_matrix(&mut out, cols, &values);
+    let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d);
     Ok(out)
 }

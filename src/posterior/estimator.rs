@@ -6,7 +6,7 @@ use super::groups::{self, Group};
 use super::model::Model;
 use super::prior::ln_generator_prior;
 use super::sampling::{consistent, draw, Sample, Scratch};
-use super::table::Table;
+use super::table::{Fit, Table};
 use super::{
     certainties, check, clamp, finish_exact, sized, Evidence, Method, Posterior, PosteriorError, Prior, Settings,
 };
@@ -180,20 +180,46 @@ impl Estimator {
         let mut prob = vec![0.0; grid.len()];
         let mut by_group = vec![0.0; grid.len() * m.rem.len()];
         let (mut sum, mut sum2) = (0.0, 0.0);
+        let rao_blackwell = self.settings.rao_blackwell && self.settings.prior == Prior::Uniform;
+        let mut add = |pid: u32, w: f64| {
+            let base = t.get(pid).map_or(0, |p| p.group as usize) * grid.len();
+            for cell in t.cells(pid) {
+                if let Some(x) = prob.get_mut(cell) {
+                    *x += w;
+                }
+                if let Some(x) = by_group.get_mut(base + cell) {
+                    *x += w;
+                }
+            }
+        };
+        let mut fit = Fit::default();
+        let mut blocked = Vec::new();
         for s in &self.pool {
             let w = (s.ln_w - max).exp();
             sum += w;
             sum2 += w * w;
-            for &pid in &s.pids {
-                let base = t.get(pid).map_or(0, |p| p.group as usize) * grid.len();
-                for cell in t.cells(pid) {
-                    if let Some(x) = prob.get_mut(cell) {
-                        *x += w;
-                    }
-                    if let Some(x) = by_group.get_mut(base + cell) {
-                        *x += w;
+            for (k, &pid) in s.pids.iter().enumerate() {
+                let free = rao_blackwell && t.get(pid).is_some_and(|p| t.disjoint(&m.all_hits, p.cells));
+                if !free {
+                    add(pid, w);
+                    continue;
+                }
+                // Every placement the ship could take given the other ships, equally.
+                blocked.clear();
+                blocked.extend_from_slice(&m.base);
+                for (j, &other) in s.pids.iter().enumerate() {
+                    if let (true, Some(p)) = (j != k, t.get(other)) {
+                        t.or_into(&mut blocked, p.halo);
                     }
                 }
+                let g = t.get(pid).map_or(0, |p| p.group as usize);
+                let n = t.fitting(&blocked, g, &mut fit);
+                if n == 0 {
+                    add(pid, w);
+                    continue;
+                }
+                let share = w / n as f64;
+                t.for_each_fit(&fit, g, |q| add(q, share));
             }
         }
         if sum > 0.0 {

@@ -307,6 +307,34 @@ impl Table {
         None
     }
 
+    /// Calls `f` on every placement found by the last [`Table::fitting`] call for group
+    /// `g`, in the order of [`Table::nth_fit`].
+    pub fn for_each_fit(&self, fit: &Fit, g: usize, mut f: impl FnMut(u32)) {
+        if self.words <= 2 {
+            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+                let mut a = a;
+                while a != 0 {
+                    if let Some(pid) = self.find(slot, a.trailing_zeros() as usize) {
+                        f(pid);
+                    }
+                    a &= a - 1;
+                }
+            }
+            return;
+        }
+        for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
+            for (k, &w) in acc.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    if let Some(pid) = self.find(slot, k * 64 + w.trailing_zeros() as usize) {
+                        f(pid);
+                    }
+                    w &= w - 1;
+                }
+            }
+        }
+    }
+
     /// The cells (row-major indices) of placement `pid`.
     pub fn cells(&self, pid: u32) -> impl Iterator<Item = usize> + '_ {
         let p = self.get(pid).copied();

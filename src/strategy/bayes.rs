@@ -16,7 +16,7 @@
 use super::{Density, Parity, ScanStrategy};
 use crate::observer::Source;
 use crate::position::Position;
-use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Settings};
+use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Prior, Settings};
 use crate::record::CellState;
 use crate::runs;
 use crate::scan::{Scan, ScanError};
@@ -29,7 +29,10 @@ const MAX_WORK: usize = 40_000;
 #[derive(Debug, Clone)]
 pub struct Bayes {
     seed: u64,
+    /// The estimator under Problem G's rules (the generator prior, as the goldens were
+    /// made), and under any other rules (the uniform prior, Rao-Blackwellized).
     estimator: Estimator,
+    general: Estimator,
     fallback: Parity,
 }
 
@@ -43,7 +46,13 @@ impl Bayes {
     /// A Bayesian scanner with the given posterior settings (experiments, `advise`).
     /// Pre: none. Post: as [`Bayes::new`].
     pub fn with_settings(seed: u64, settings: Settings) -> Bayes {
-        Bayes { seed, estimator: Estimator::with_settings(seed, settings), fallback: Parity::default() }
+        let general = Settings { prior: Prior::Uniform, rao_blackwell: true, ..settings };
+        Bayes {
+            seed,
+            estimator: Estimator::with_settings(seed, settings),
+            general: Estimator::with_settings(seed, general),
+            fallback: Parity::default(),
+        }
     }
 
     /// Eliminates what the answers prove to be water when straight ships never touch:
@@ -126,6 +135,7 @@ impl ScanStrategy for Bayes {
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         self.estimator.reset(self.seed);
+        self.general.reset(self.seed);
         let (rows, cols) = (scan.rows(), scan.cols());
         let Some(fleet) = scan.fleet().cloned() else {
             return self.hand_over(scan);
@@ -139,7 +149,8 @@ impl ScanStrategy for Bayes {
         while !scan.is_done() {
             let grid = grid_of(scan.record());
             let ev = Evidence { rows, cols, grid: &grid, log: scan.record().answers(), wrecks: &[], rules: &rules };
-            let post = match self.estimator.estimate_under(&ev) {
+            let estimator = if rules.is_problem_g() { &mut self.estimator } else { &mut self.general };
+            let post = match estimator.estimate_under(&ev) {
                 Ok(p) => p,
                 Err(_) => return self.hand_over(scan),
             };
