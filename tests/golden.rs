@@ -55,3 +55,27 @@ fn goldens_agree_with_the_reference_implementation() {
     }
     assert!(checked >= 20);
 }
+
+/// Goldens under other rules: `tests/rules/NAME.in` is run with the arguments of
+/// `NAME.args` (one line of words) and must print exactly `NAME.out`.
+#[test]
+fn rule_goldens_match_byte_for_byte() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/rules");
+    let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 5, "{inputs:?}");
+    for input in inputs {
+        let args_text = fs::read_to_string(input.with_extension("args")).unwrap();
+        let mut args: Vec<&str> = args_text.split_whitespace().collect();
+        let path = input.to_str().unwrap();
+        args.push(path);
+        let out = common::run(&args, b"");
+        let expected = fs::read_to_string(input.with_extension("out")).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{path}");
+    }
+}

@@ -57,6 +57,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let name = p.text("--strategy").unwrap_or(&input.strategy);
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let record = strategy::solve(strategy.as_mut(), &mut board)?;
+    io.stdout.write_all(super::ship_lines(&record, board.rules()).as_bytes())?;
     io.stdout.write_all(record.render_output(Some(&board)).as_bytes())?;
     Ok(())
 }

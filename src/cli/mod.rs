@@ -281,6 +281,41 @@ fn dispatch(
     result.map_err(|e| e.of(spec.name))
 }
 
+/// Where each ship of a named or drawn fleet is, once every ship cell is found: one line
+/// per ship, `NAME at (r,c)` (the top-left corner of its drawing's box) when the answers
+/// leave one place, `NAME: N possible places` when ships that touch leave several.
+/// Empty for a fleet given as straight sizes (Problem G's output does not change).
+/// Pre: `record` is a finished scan under `rules`. Post: lines ending in `\n`.
+pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+    use crate::posterior::{grid_of, locate, Evidence};
+    let fleet = rules.fleet();
+    if !fleet.is_named() && fleet.is_straight() {
+        return String::new();
+    }
+    let grid = grid_of(record);
+    let ev =
+        Evidence { rows: record.rows(), cols: record.cols(), grid: &grid, log: record.answers(), wrecks: &[], rules };
+    let places = locate(&ev, 2_000_000);
+    let mut out = String::new();
+    for (k, kind) in fleet.kinds().iter().enumerate() {
+        let list = match &places {
+            Ok(Some(all)) => all.get(k).cloned().unwrap_or_default(),
+            _ => {
+                let _ = writeln!(out, "{}: too many possible places to list", kind.name);
+                continue;
+            }
+        };
+        if list.len() == kind.count {
+            for ship in &list {
+                let _ = writeln!(out, "{} at {}", kind.name, ship.start);
+            }
+        } else {
+            let _ = writeln!(out, "{}: {} possible places", kind.name, list.len());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::percent;

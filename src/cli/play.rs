@@ -110,6 +110,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     }
     let retry = io.stdin_tty;
     let lines = Lines { input: &mut *io.stdin, output: &mut *io.stdout, notes: &mut *io.stderr };
+    let (rules, fleet_known) = (game.rules.clone(), ships == Ships::Fleet);
     let mut sonar = Interactive::new(game, ships, lines, retry);
     let result = strategy::solve(strategy.as_mut(), &mut sonar);
     let contradiction = sonar.contradiction().map(str::to_owned);
@@ -121,6 +122,9 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     if from_header {
         check_done(&mut *io.stdin, record.scans())?;
+    }
+    if fleet_known {
+        io.stdout.write_all(super::ship_lines(&record, &rules).as_bytes())?;
     }
     io.stdout.write_all(record.render_output(None).as_bytes())?;
     io.stdout.flush()?;

@@ -16,6 +16,8 @@ pub(super) struct Counted {
     pub cells: Vec<f64>,
     /// The weight through each cell of each group's ships (`group * cells + cell`).
     pub by_group: Vec<f64>,
+    /// Every placement some counted layout uses (settled ships excluded).
+    pub used: Vec<u32>,
 }
 
 /// Exact enumeration of the unlabeled layouts of a model.
@@ -35,6 +37,8 @@ struct Enumeration<'a> {
     stack: Vec<u64>,
     nodes: usize,
     limit: usize,
+    /// Placements used by some layout, when asked for.
+    used: Option<std::collections::BTreeSet<u32>>,
 }
 
 impl Enumeration<'_> {
@@ -79,6 +83,11 @@ impl Enumeration<'_> {
         let r = next(self);
         self.placed.pop();
         let (c, w) = r?;
+        if c > 0.0 {
+            if let Some(used) = self.used.as_mut() {
+                used.insert(pid);
+            }
+        }
         if w > 0.0 {
             let base = self.t.get(pid).map_or(0, |p| p.group as usize) * self.weights.len();
             for cell in self.t.cells(pid) {
@@ -144,6 +153,18 @@ impl Enumeration<'_> {
 /// placements had to be tried (or the generator prior has too many labelings).
 /// `counts` remembers placement counts for the generator prior.
 pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize, counts: &mut Counts) -> Option<Counted> {
+    enumerate_noting(t, m, prior, limit, counts, false)
+}
+
+/// As [`enumerate`]; with `note`, also every placement some layout uses.
+pub(super) fn enumerate_noting(
+    t: &Table,
+    m: &Model,
+    prior: Prior,
+    limit: usize,
+    counts: &mut Counts,
+    note: bool,
+) -> Option<Counted> {
     if prior == Prior::Generator && m.ln_suffix_labels > MAX_LABELINGS.ln() {
         return None;
     }
@@ -160,7 +181,9 @@ pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize, counts
         stack: m.base.clone(),
         nodes: 0,
         limit,
+        used: note.then(Default::default),
     };
     let (layouts, weight) = e.constraints(0)?;
-    Some(Counted { layouts, weight, cells: e.weights, by_group: e.by_group })
+    let used = e.used.map_or(Vec::new(), |u| u.into_iter().collect());
+    Some(Counted { layouts, weight, cells: e.weights, by_group: e.by_group, used })
 }

@@ -420,6 +420,46 @@ pub fn exact_posterior_under(
     }
 }
 
+/// Where each ship may be once every ship cell is found: for each kind of the rules'
+/// fleet (in its order), every position (the top-left corner of the box and the shape)
+/// a layout agreeing with `ev` gives it. `ev`'s unknown cells are water (every ship cell
+/// is a hit). `Ok(None)` when more than `node_limit` placements would have to be tried.
+/// Pre: every ship cell of the bay is a hit in `ev`. Post: one list per kind, sorted.
+pub fn locate(ev: &Evidence<'_>, node_limit: usize) -> Result<Option<Vec<Vec<crate::ship::Ship>>>, PosteriorError> {
+    check(ev)?;
+    let grid: Vec<CellState> =
+        ev.grid.iter().map(|&s| if s == CellState::Unknown { CellState::Eliminated } else { s }).collect();
+    let ev = Evidence { grid: &grid, ..*ev };
+    let groups = groups::groups(ev.rules.fleet(), ev.rules);
+    let t = Table::new(ev.rows, ev.cols, &groups, ev.rules.reach());
+    let mut counts = prior::Counts::default();
+    let m = Model::build(&t, &ev, &groups, Prior::Uniform, &mut counts)?;
+    let Some(c) = exact::enumerate_noting(&t, &m, Prior::Uniform, node_limit, &mut counts, true) else {
+        return Ok(None);
+    };
+    if c.layouts <= 0.0 {
+        return Err(PosteriorError::Contradiction("no layout of the fleet agrees with the answers".into()));
+    }
+    let kinds = ev.rules.fleet().kinds().len();
+    let mut out = vec![Vec::new(); kinds];
+    for pid in c.used.iter().chain(&m.finished) {
+        let Some(p) = t.get(*pid) else { continue };
+        let Some(g) = groups.get(p.group as usize) else { continue };
+        let anchor = Position::from_index(p.anchor as usize, ev.cols);
+        let shape = t.shape(p.slot as usize);
+        for &k in &g.kinds {
+            if let Some(list) = out.get_mut(k) {
+                list.push(crate::ship::Ship::drawn(anchor, shape));
+            }
+        }
+    }
+    for list in &mut out {
+        list.sort_by_key(|s| (s.start, s.shape.rows(), s.shape.cols()));
+        list.dedup();
+    }
+    Ok(Some(out))
+}
+
 /// [`exact_posterior_under`] for the straight ships `fleet` under Problem G's rules.
 /// Pre: none. Post: as `exact_posterior_under`.
 pub fn exact_posterior(

@@ -46,8 +46,9 @@ pub(super) struct Table {
     by_group: Vec<Vec<u32>>,
     /// The first variant slot of each group, and one past the last.
     slots: Vec<usize>,
-    /// Each slot's cell offsets (row-major index steps from the anchor).
+    /// Each slot's cell offsets (row-major index steps from the anchor), and shape.
     offsets: Vec<Vec<usize>>,
+    shapes: Vec<crate::shape::Shape>,
     /// Placement id by (slot, anchor), `u32::MAX` for none.
     lookup: Vec<u32>,
     /// The board's cells as a mask (bits beyond the last cell clear).
@@ -102,6 +103,7 @@ impl Table {
             board_small: 0,
             slots,
             offsets,
+            shapes: shapes.clone(),
         };
         for i in 0..cells {
             set_bit(&mut t.board, i);
@@ -227,6 +229,11 @@ impl Table {
     #[inline]
     pub fn find(&self, slot: usize, anchor: usize) -> Option<u32> {
         self.lookup.get(slot * self.rows * self.cols + anchor).copied().filter(|&pid| pid != u32::MAX)
+    }
+
+    /// The shape of `slot`.
+    pub fn shape(&self, slot: usize) -> crate::shape::Shape {
+        self.shapes.get(slot).copied().unwrap_or(crate::shape::Shape::straight(1, crate::ship::Orientation::East))
     }
 
     /// The cell offsets of `slot` from its anchor (row-major index steps).
