@@ -197,8 +197,17 @@ const BLOCK: u64 = 1024;
 
 /// Games whose boards a thread places before each strategy plays them all in turn: one
 /// strategy's code and branch history stay warm for a batch, and the clock is read once
-/// per strategy and batch instead of once per game.
+/// per strategy and batch instead of once per game. Large boards take fewer
+/// ([`batch_for`]), so that a thread holds a few boards' worth of memory at most.
 const BATCH: usize = 64;
+
+/// Board cells a thread's batch may hold in all (about 2 MB of ship bits).
+const BATCH_CELLS: usize = 1 << 24;
+
+/// The batch of a board of `cells` cells: [`BATCH`], or fewer on large boards.
+fn batch_for(cells: usize) -> usize {
+    (BATCH_CELLS / cells.max(1)).clamp(1, BATCH)
+}
 
 /// One thread's tally.
 struct Tally {
@@ -208,7 +217,8 @@ struct Tally {
     placing: Duration,
 }
 
-/// Runs the simulation; `done` counts finished games as they finish (for progress).
+/// Runs the simulation; `done` counts the games each strategy finishes, one by one (for
+/// progress: the run is over at `games * strategies`).
 /// Pre: none. Post: `Ok` with one tally per strategy, each summing to `config.games`;
 /// identical for any thread count.
 pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimError> {
@@ -272,8 +282,9 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     let mut placer = Placer::with_rules(config.rows, config.cols, &config.rules);
     // Reused from batch to batch: the fleet, the batch's boards and the scan record.
     let mut ships = Vec::with_capacity(config.rules.fleet().len());
-    let mut boards = Vec::with_capacity(BATCH);
-    for _ in 0..BATCH {
+    let batch_size = batch_for(cells);
+    let mut boards = Vec::with_capacity(batch_size);
+    for _ in 0..batch_size {
         match Board::blank(config.rows, config.cols, &config.rules) {
             Ok(b) => boards.push(b),
             Err(e) => {
@@ -285,7 +296,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         }
     }
     // scans[k * BATCH + g]: strategy k's scans on the batch's game g.
-    let mut scans = vec![0usize; n * BATCH];
+    let mut scans = vec![0usize; n * batch_size];
     let mut record = ScanRecord::new(config.rows, config.cols);
     let streams: Vec<u64> = strategies.iter().map(|s| strategy_stream(config.seed, s.name())).collect();
     loop {
@@ -294,8 +305,8 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             return tally;
         }
         let last = (first + BLOCK).min(config.games);
-        for batch in (first..last).step_by(BATCH) {
-            let games = batch..(batch + BATCH as u64).min(last);
+        for batch in (first..last).step_by(batch_size) {
+            let games = batch..(batch + batch_size as u64).min(last);
             // Place the batch's boards, then let each strategy play all of them in turn.
             let t0 = Instant::now();
             for (game, board) in games.clone().zip(boards.iter_mut()) {
@@ -310,13 +321,14 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             tally.placing += t - t0;
             for (k, s) in strategies.iter_mut().enumerate() {
                 let stream = streams.get(k).copied().unwrap_or(0);
-                let row = scans.get_mut(k * BATCH..(k + 1) * BATCH).unwrap_or_default();
+                let row = scans.get_mut(k * batch_size..(k + 1) * batch_size).unwrap_or_default();
                 for ((game, board), slot) in games.clone().zip(boards.iter_mut()).zip(row.iter_mut()) {
                     s.reseed(Rng::for_stream(stream, game).next_u64());
                     match strategy::solve_reusing(s.as_mut(), board, std::mem::take(&mut record)) {
                         Ok(r) => {
                             *slot = r.scans();
                             record = r;
+                            done.fetch_add(1, Ordering::Relaxed);
                         }
                         Err(error) => {
                             if let Ok(mut f) = failure.lock() {
@@ -333,7 +345,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             for g in 0..(games.end - games.start) as usize {
                 let reference = scans.get(g).copied().unwrap_or(0);
                 for k in 0..n {
-                    let s = scans.get(k * BATCH + g).copied().unwrap_or(0);
+                    let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
                     if let Some(h) = tally.histograms[k].get_mut(s) {
                         *h += 1;
                     }
@@ -346,7 +358,6 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                 }
             }
         }
-        done.fetch_add(last - first, Ordering::Relaxed);
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod advise;
 pub(crate) mod args;
+pub(crate) mod files;
 mod game;
 mod generate;
 mod judge;

@@ -22,7 +22,11 @@ const FLAGS: &[Flag] = &[
     )
     .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
-    Flag::value("--threads", "T", "worker threads (default: every core); results do not\ndepend on it"),
+    Flag::value(
+        "--threads",
+        "T",
+        "worker threads (default and at most: every core; 1 to 1024\naccepted); results do not depend on it",
+    ),
     Flag::value(
         "--format",
         "F",
@@ -48,6 +52,9 @@ to stderr when stderr is a terminal and the run lasts more than a second.
     extra: Some(game::presets_help),
 };
 
+/// The most games one run plays (about a day of the fastest strategies on two cores).
+pub(crate) const MAX_GAMES: u64 = 10_000_000_000;
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -65,15 +72,13 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         Some("json") => Format::Json,
         _ => Format::Text,
     };
-    // Open the SVG file before the run, so a bad path fails at once, not after it.
-    let svg_file = match flags.text("--svg") {
-        Some(path) => Some(
-            std::fs::File::create(path).map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?,
-        ),
-        None => None,
-    };
+    // Check the SVG file's path before the run, so a bad one fails at once; the chart
+    // replaces it only once the run succeeded.
+    if let Some(path) = flags.text("--svg") {
+        super::files::check_target("--svg", path)?;
+    }
     let result = run_with_progress(&config, io)?;
-    if let (Some(path), Some(mut file)) = (flags.text("--svg"), svg_file) {
+    if let Some(path) = flags.text("--svg") {
         let title = format!(
             "{} games, {}x{} board, {} rules, fleet {}",
             config.games,
@@ -82,8 +87,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             config.rules.preset_name(),
             config.rules.fleet().describe()
         );
-        std::io::Write::write_all(&mut file, chart::svg(&result.stats, &title).as_bytes())
-            .map_err(|e| CliError::Invalid(format!("--svg: cannot write `{path}`: {e}")))?;
+        super::files::write_atomically("--svg", path, chart::svg(&result.stats, &title).as_bytes())?;
     }
     let report = match format {
         Format::Text => text(&result),
@@ -100,6 +104,9 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     if games == 0 {
         return Err(CliError::Usage("--games: at least 1 game".into()));
     }
+    if games > MAX_GAMES {
+        return Err(CliError::Usage(format!("--games: at most {MAX_GAMES} games in one run (split a larger study)")));
+    }
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
     let strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
@@ -112,8 +119,10 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: usize = flags.get_or("--threads", cores)?;
     if threads == 0 || threads > 1024 {
-        return Err(CliError::Usage("--threads: between 1 and 1024".into()));
+        return Err(CliError::Usage(format!("--threads: expected a whole number from 1 to 1024, got `{threads}`")));
     }
+    // More threads than cores only add memory (each holds its boards): use the cores.
+    let threads = threads.min(cores);
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads })
 }
@@ -144,11 +153,13 @@ fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResu
             std::thread::sleep(Duration::from_millis(100));
             let elapsed = start.elapsed().as_secs_f64();
             if io.stderr_tty && elapsed > 1.0 {
-                let n = done.load(Ordering::Relaxed);
-                let rate = n as f64 / elapsed;
-                let left = if rate > 0.0 { (config.games - n.min(config.games)) as f64 / rate } else { 0.0 };
-                let pct = 100.0 * n as f64 / config.games as f64;
-                let _ = write!(io.stderr, "\r{pct:5.1}% done, {rate:.0} games/s, about {left:.0} s left   ");
+                // `done` counts the games each strategy finished.
+                let total = config.games.saturating_mul(config.strategies.len().max(1) as u64);
+                let n = done.load(Ordering::Relaxed).min(total);
+                let rate = n as f64 / config.strategies.len().max(1) as f64 / elapsed;
+                let left = if n > 0 { (total - n) as f64 * elapsed / n as f64 } else { 0.0 };
+                let pct = super::percent(n, total);
+                let _ = write!(io.stderr, "\r{pct:>5}% done, {rate:.0} games/s, about {left:.0} s left   ");
                 let _ = io.stderr.flush();
                 shown = true;
             }
