@@ -39,6 +39,9 @@ pub enum CliError {
     Io(io::Error),
     /// An error of the named command (its name is written once, before the error).
     In(&'static str, Box<CliError>),
+    /// Not an error: the command has written its output and asks for this exit status
+    /// (`check` exits with 1 when a case was not accepted). Nothing goes to stderr.
+    Exit(u8),
 }
 
 impl CliError {
@@ -57,7 +60,7 @@ impl CliError {
     /// Pre: none. Post: displays as `command: error`.
     pub fn of(self, command: &'static str) -> CliError {
         match self {
-            CliError::In(..) => self,
+            CliError::In(..) | CliError::Exit(_) => self,
             e if command.is_empty() => e,
             e => CliError::In(command, Box::new(e)),
         }
@@ -73,6 +76,7 @@ impl fmt::Display for CliError {
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::In(command, e) => write!(f, "{command}: {e}"),
+            CliError::Exit(_) => Ok(()),
         }
     }
 }
