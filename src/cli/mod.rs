@@ -4,6 +4,7 @@
 
 mod advise;
 pub(crate) mod args;
+mod check;
 mod game;
 mod generate;
 mod judge;
@@ -166,13 +167,14 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 6] = [
+const COMMANDS: [Entry; 7] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
     Entry { spec: &advise::COMMAND, run: advise::run },
     Entry { spec: &play::COMMAND, run: play::run },
     Entry { spec: &referee::COMMAND, run: referee::run },
+    Entry { spec: &check::COMMAND, run: check::run },
 ];
 
 /// The names of the commands.
@@ -190,7 +192,8 @@ fn top_help() -> String {
     }
     out.push_str(
         "  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n\
-         Errors go to stderr as one line starting with `error: `, with exit status 2.\n",
+         Errors go to stderr as one line starting with `error: `, with exit status 2\n\
+         (check exits with 1 when a case was not accepted).\n",
     );
     out
 }
