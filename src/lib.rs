@@ -8,8 +8,9 @@
 //! "ship or water?" ([`sonar::Sonar`]) and keeps the [`record::ScanRecord`] that is
 //! rendered into the final grid.
 //!
-//! The grading kit (`check`) lives in `grading`: test cases, a process runner with
-//! time and output limits, Mooshak's verdicts, shrinking and reports.
+//! The grading kit (`check`, `testset`) lives in `grading`: test cases, a process
+//! runner with time and output limits, Mooshak's verdicts, shrinking and test-set
+//! layouts.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -11,6 +11,7 @@ mod judge;
 mod play;
 mod referee;
 mod simulate;
+mod testset;
 mod trace;
 
 use crate::input::InputError;
@@ -167,7 +168,7 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 7] = [
+const COMMANDS: [Entry; 8] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
@@ -175,6 +176,7 @@ const COMMANDS: [Entry; 7] = [
     Entry { spec: &play::COMMAND, run: play::run },
     Entry { spec: &referee::COMMAND, run: referee::run },
     Entry { spec: &check::COMMAND, run: check::run },
+    Entry { spec: &testset::COMMAND, run: testset::run },
 ];
 
 /// The names of the commands.

@@ -6,7 +6,8 @@
 //! the judge computes in process; [`runner`] runs a program on one input under time and
 //! output limits; [`verdict`] judges its output by Mooshak's rules; [`check`] runs
 //! every case in parallel and [`shrink`]s the first failure of each kind; [`report`]
-//! tells what was found.
+//! tells what was found; [`testset`] writes the cases for Mooshak, Kattis or DOMjudge
+//! (with [`zip`] for the archive Mooshak imports).
 
 pub(crate) mod cases;
 pub(crate) mod check;
@@ -14,4 +15,6 @@ pub(crate) mod instance;
 pub(crate) mod report;
 pub(crate) mod runner;
 pub(crate) mod shrink;
+pub(crate) mod testset;
 pub(crate) mod verdict;
+pub(crate) mod zip;
