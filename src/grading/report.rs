@@ -73,14 +73,16 @@ pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     let mut out = String::new();
     let n = checked.cases.len();
     let _ = writeln!(out, "check: {}", clip(&settings.program.shown(), 73));
-    let _ = writeln!(
-        out,
-        "{n} case{}: {}; time limit {} s; {} job{}",
-        if n == 1 { "" } else { "s" },
-        origins(&checked.cases),
-        seconds(settings.time_limit),
-        settings.jobs,
-        if settings.jobs == 1 { "" } else { "s" }
+    wrap(
+        &mut out,
+        &format!(
+            "{n} case{}: {}; time limit {} s; {} job{}",
+            if n == 1 { "" } else { "s" },
+            origins(&checked.cases),
+            seconds(settings.time_limit),
+            settings.jobs,
+            if settings.jobs == 1 { "" } else { "s" }
+        ),
     );
     let v = checked.verdict();
     let why = if v == Verdict::Accepted { "every case accepted" } else { v.words() };
@@ -111,12 +113,15 @@ pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     for (v, k) in checked.first_failures() {
         let (Some(case), Some(outcome)) = (checked.cases.get(k), checked.outcomes.get(k)) else { continue };
         let many = checked.outcomes.iter().filter(|o| o.verdict == v).count();
-        let _ = writeln!(
-            out,
-            "\n== {v} ({}): {many} case{}; the first is {}",
-            v.words(),
-            if many == 1 { "" } else { "s" },
-            clip(&case.name, 40)
+        out.push('\n');
+        wrap(
+            &mut out,
+            &format!(
+                "== {v} ({}): {many} case{}; the first is {}",
+                v.words(),
+                if many == 1 { "" } else { "s" },
+                clip(&case.name, 60)
+            ),
         );
         let shrunk = checked.shrunk.get(k).and_then(Option::as_ref);
         failure(&mut out, case, outcome, shrunk, settings);

@@ -182,7 +182,7 @@ pub(crate) fn shrink<E>(
                     if let (Some(next), Some(edit)) = (cands.into_iter().nth(k), list.get(pos)) {
                         let group = edit.group();
                         let first = list.iter().position(|e| e.group() == group).unwrap_or(pos);
-                        resume = Some((group, pos - first));
+                        resume = Some((group, pos.saturating_sub(first)));
                         current = next;
                     }
                     continue 'search;
