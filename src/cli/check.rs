@@ -10,6 +10,7 @@ use crate::grading::verdict::Verdict;
 use crate::strategy::{self, DEFAULT_SEED};
 use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 /// Flags choosing the cases (shared with `testset`).
@@ -204,9 +205,15 @@ fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>
     let total = cases.len();
     let mut shown = false;
     let result = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| check::check(cases, settings, &progress));
-        while !worker.is_finished() {
-            std::thread::sleep(Duration::from_millis(100));
+        // The worker drops `done` when it ends, which wakes this thread at once.
+        let (done, ended) = mpsc::channel::<()>();
+        let progress = &progress;
+        let worker = scope.spawn(move || {
+            let checked = check::check(cases, settings, progress);
+            drop(done);
+            checked
+        });
+        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(100)) {
             if io.stderr_tty {
                 let line = if progress.shrinking.load(Ordering::Relaxed) {
                     format!("shrinking the failures: {} runs", progress.shrink_runs.load(Ordering::Relaxed))

@@ -1,6 +1,6 @@
 //! Runs a program once on an input, as a judge does: the input on its stdin, its stdout
-//! and stderr read at the same time (so no pipe ever blocks it), both bounded by an
-//! output limit, and a wall-clock time limit. The program runs in its own process
+//! and stderr read at the same time on helper threads (so no pipe ever blocks it), both
+//! bounded by an output limit, and a wall-clock time limit. The program runs in its own process
 //! group; past either limit the whole group is killed (`kill -KILL -- -PGID`), so a
 //! program's children die with it.
 
@@ -78,10 +78,8 @@ impl std::fmt::Display for StartError {
     }
 }
 
-/// What the helper threads report.
+/// What the reader threads report.
 enum Event {
-    /// The program (the group's leader) ended.
-    Exited(std::io::Result<ExitStatus>),
     /// A stream reached its end (0 stdout, 1 stderr).
     Closed(usize),
     /// A stream (0 stdout, 1 stderr) passed the output limit; its reader has stopped.
@@ -104,7 +102,7 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
         .spawn()
         .map_err(|error| StartError { program: program.shown(), error })?;
     let start = Instant::now();
-    let group = child.id();
+    let deadline = start + limits.time;
     let (tx, rx) = mpsc::channel();
     if let Some(mut stdin) = child.stdin.take() {
         let data = input.to_vec();
@@ -114,16 +112,32 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
         });
     }
     let out = reader(child.stdout.take(), 0, limits.output, tx.clone());
-    let err = reader(child.stderr.take(), 1, limits.output, tx.clone());
-    waiter(child, tx);
-    let (ending, exited, [out_done, err_done]) = watch(&rx, start + limits.time, group);
+    let err = reader(child.stderr.take(), 1, limits.output, tx);
+    // Both pipes closed (the usual end: the program exited), then its exit status.
+    let (mut limit, mut done) = watch(&rx, deadline);
+    let mut status = None;
+    if limit.is_none() {
+        status = wait_until(&mut child, deadline);
+        if status.is_none() {
+            limit = Some(Ending::TimedOut);
+        }
+    }
     let elapsed = start.elapsed();
+    if limit.is_some() {
+        kill_group(child.id());
+        // The leader dies even if it left its group.
+        let _ = child.kill();
+        status = child.wait().ok();
+        // The readers end once every process holding the pipes is dead.
+        let (_, more) = watch(&rx, Instant::now() + GRACE);
+        done = [done[0] || more[0], done[1] || more[1]];
+    }
     // A reader still blocked (a process that left the group holds the pipe) is left
     // behind rather than waited for.
     let join = |h: Option<JoinHandle<Vec<u8>>>, done: bool| h.filter(|_| done).and_then(|h| h.join().ok());
-    let stdout = join(out, out_done).unwrap_or_default();
-    let stderr = join(err, err_done).unwrap_or_default();
-    let ending = match (ending, exited) {
+    let stdout = join(out, done[0]).unwrap_or_default();
+    let stderr = join(err, done[1]).unwrap_or_default();
+    let ending = match (limit, status) {
         (Some(e), _) => e,
         (None, Some(status)) => Ending::Exited(status.code()),
         (None, None) => Ending::TimedOut,
@@ -131,40 +145,40 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
     Ok(Run { stdout, stderr, ending, elapsed })
 }
 
-/// Waits for the program and both pipes until `deadline`. Returns the limit passed,
-/// if any, the exit status when known, and which readers have finished. Kills the group
-/// when a limit is passed, then waits (at most [`GRACE`]) until the pipes close.
-fn watch(rx: &Receiver<Event>, deadline: Instant, group: u32) -> (Option<Ending>, Option<ExitStatus>, [bool; 2]) {
-    let (mut status, mut done, mut limit) = (None, [false, false], None);
-    let finished = |status: &Option<_>, done: &[bool; 2]| status.is_some() && done.iter().all(|&d| d);
-    while !finished(&status, &done) {
+/// Waits until both pipes have closed or `deadline`. Returns the limit passed, if any
+/// (`OutputLimit` when a reader overflowed, `TimedOut` at the deadline), and which
+/// readers have finished.
+fn watch(rx: &Receiver<Event>, deadline: Instant) -> (Option<Ending>, [bool; 2]) {
+    let mut done = [false, false];
+    while !done.iter().all(|&d| d) {
         match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Event::Exited(s)) => status = Some(s.ok()),
             Ok(Event::Closed(k)) => mark(&mut done, k),
             Ok(Event::Overflow(k)) => {
                 mark(&mut done, k);
-                limit = Some(Ending::OutputLimit);
-                break;
+                return (Some(Ending::OutputLimit), done);
             }
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                limit = Some(Ending::TimedOut);
-                break;
+                return (Some(Ending::TimedOut), done);
             }
         }
     }
-    if limit.is_some() {
-        kill_group(group);
-        // The readers end once every process holding the pipes is dead.
-        let grace = Instant::now() + GRACE;
-        while !finished(&status, &done) {
-            match rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-                Ok(Event::Exited(s)) => status = Some(s.ok()),
-                Ok(Event::Closed(k) | Event::Overflow(k)) => mark(&mut done, k),
-                Err(_) => break,
+    (None, done)
+}
+
+/// The child's exit status once it has ended, waiting at most until `deadline` (it
+/// has closed its output, so it is usually gone already).
+fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
+    let mut pause = Duration::from_micros(20);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => {
+                thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+                pause = (pause * 2).min(Duration::from_millis(5));
             }
+            _ => return None,
         }
     }
-    (limit, status.flatten(), done)
 }
 
 /// Notes that reader `k` has finished.
@@ -218,14 +232,6 @@ fn reader<P: Pipe>(pipe: Option<P>, which: usize, limit: usize, tx: Sender<Event
         let _ = tx.send(Event::Closed(which));
         kept
     }))
-}
-
-/// Waits for the child on a thread and reports its exit.
-fn waiter(mut child: Child, tx: Sender<Event>) {
-    thread::spawn(move || {
-        let status = child.wait();
-        let _ = tx.send(Event::Exited(status));
-    });
 }
 
 #[cfg(test)]
