@@ -4,6 +4,7 @@
 
 mod advise;
 pub(crate) mod args;
+mod check;
 pub(crate) mod files;
 mod game;
 mod generate;
@@ -11,6 +12,7 @@ mod judge;
 mod play;
 mod referee;
 mod simulate;
+mod testset;
 mod trace;
 
 use crate::input::InputError;
@@ -40,6 +42,9 @@ pub enum CliError {
     Io(io::Error),
     /// An error of the named command (its name is written once, before the error).
     In(&'static str, Box<CliError>),
+    /// Not an error: the command has written its output and asks for this exit status
+    /// (`check` exits with 1 when a case was not accepted). Nothing goes to stderr.
+    Exit(u8),
 }
 
 impl CliError {
@@ -58,7 +63,7 @@ impl CliError {
     /// Pre: none. Post: displays as `command: error`.
     pub fn of(self, command: &'static str) -> CliError {
         match self {
-            CliError::In(..) => self,
+            CliError::In(..) | CliError::Exit(_) => self,
             e if command.is_empty() => e,
             e => CliError::In(command, Box::new(e)),
         }
@@ -74,6 +79,7 @@ impl fmt::Display for CliError {
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::In(command, e) => write!(f, "{command}: {e}"),
+            CliError::Exit(_) => Ok(()),
         }
     }
 }
@@ -177,13 +183,15 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 6] = [
+const COMMANDS: [Entry; 8] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
     Entry { spec: &advise::COMMAND, run: advise::run },
     Entry { spec: &play::COMMAND, run: play::run },
     Entry { spec: &referee::COMMAND, run: referee::run },
+    Entry { spec: &check::COMMAND, run: check::run },
+    Entry { spec: &testset::COMMAND, run: testset::run },
 ];
 
 /// The names of the commands.
@@ -201,7 +209,8 @@ fn top_help() -> String {
     }
     out.push_str(
         "  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n\
-         Errors go to stderr as one line starting with `error: `, with exit status 2.\n",
+         Errors go to stderr as one line starting with `error: `, with exit status 2\n\
+         (check exits with 1 when a case was not accepted).\n",
     );
     out
 }
