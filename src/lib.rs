@@ -25,6 +25,7 @@ pub mod input;
 pub mod interactive;
 pub mod json;
 pub mod likelihood;
+pub mod memory;
 pub mod observer;
 pub mod placement;
 pub mod position;

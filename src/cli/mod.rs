@@ -162,6 +162,36 @@ pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> 
     }
 }
 
+/// Opens the command's input as a stream: the file named by its operand, or standard
+/// input when there is none or it is `-`. At a terminal with nothing piped in, says on
+/// stderr that it is waiting (`hint`: how to get help).
+/// Pre: none. Post: `Err` naming the file when it cannot be opened.
+pub(crate) fn open_input<'a>(
+    p: &args::Parsed,
+    stdin: &'a mut dyn BufRead,
+    stderr: &mut dyn Write,
+    stdin_tty: bool,
+    hint: &str,
+) -> Result<Box<dyn BufRead + 'a>, CliError> {
+    match p.operands().first().map(String::as_str) {
+        Some(path) if path != "-" => {
+            let file =
+                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(CliError::Invalid(format!("cannot read `{path}`: it is a directory")));
+            }
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+        }
+        _ => {
+            if stdin_tty {
+                writeln!(stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
+                stderr.flush()?;
+            }
+            Ok(Box::new(stdin))
+        }
+    }
+}
+
 /// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
 /// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
 /// Pre: none. Post: `0.0` for an empty whole.

@@ -45,7 +45,7 @@ impl Instance {
             strategy: parsed.strategy,
             rows: board.rows(),
             cols: board.cols(),
-            ships: board.ships().to_vec(),
+            ships: board.ships().collect(),
         })
     }
 
