@@ -32,6 +32,7 @@ pub mod position;
 pub mod posterior;
 pub mod protocol;
 pub mod quiet;
+pub mod ranking;
 pub mod record;
 pub mod rng;
 pub mod rules;
