@@ -169,6 +169,29 @@ impl LayeredSets {
     /// Pre: none. Post: all `count` sets empty, capacity `len`.
     pub fn reset(&mut self, len: usize, count: usize) {
         self.count = count.max(1);
+        let sizes = Self::layer_words(len);
+        self.layers.resize_with(sizes.len(), Vec::new);
+        for (layer, words) in self.layers.iter_mut().zip(sizes) {
+            layer.clear();
+            layer.resize(words * self.count, 0);
+        }
+    }
+
+    /// As [`LayeredSets::reset`], or the error when the memory cannot be had.
+    /// Pre: none. Post: on `Ok`, as `reset`; on `Err`, unchanged.
+    pub fn try_reset(&mut self, len: usize, count: usize) -> Result<(), OutOfMemory> {
+        let sizes = Self::layer_words(len);
+        self.layers.resize_with(self.layers.len().max(sizes.len()), Vec::new);
+        for (layer, words) in self.layers.iter_mut().zip(&sizes) {
+            let more = words.saturating_mul(count.max(1)).saturating_sub(layer.len());
+            memory::reserve(layer, more)?;
+        }
+        self.reset(len, count);
+        Ok(())
+    }
+
+    /// Words per set in each layer: one bit per index, then one per word below.
+    fn layer_words(len: usize) -> Vec<usize> {
         let mut sizes = Vec::new();
         let mut n = len.max(1);
         loop {
@@ -179,11 +202,7 @@ impl LayeredSets {
             }
             n = words;
         }
-        self.layers.resize_with(sizes.len(), Vec::new);
-        for (layer, words) in self.layers.iter_mut().zip(sizes) {
-            layer.clear();
-            layer.resize(words * self.count, 0);
-        }
+        sizes
     }
 
     /// True when `i` is a member of set `set`.

@@ -46,11 +46,7 @@ pub fn terminal(stats: &[StrategyStats]) -> String {
     let marks = symbols(&names);
     let binned: Vec<Vec<u64>> = stats
         .iter()
-        .map(|s| {
-            (0..columns)
-                .map(|c| (lo + c * width..lo + (c + 1) * width).filter_map(|v| s.histogram.get(v)).sum())
-                .collect()
-        })
+        .map(|s| (0..columns).map(|c| (lo + c * width..lo + (c + 1) * width).map(|v| s.games_at(v)).sum()).collect())
         .collect();
     let top = binned.iter().flatten().copied().max().unwrap_or(0).max(1);
     let mut grid = vec![vec![' '; columns]; PLOT_HEIGHT];
@@ -139,7 +135,7 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
     let (pw, ph) = (w - left - right, h - top_m - bottom);
     let (lo, hi) = scan_range(stats);
     let (lo, hi) = (lo as f64, (hi as f64).max(lo as f64 + 1.0));
-    let ymax = stats.iter().flat_map(|s| s.histogram.iter().copied()).max().unwrap_or(0).max(1) as f64;
+    let ymax = stats.iter().flat_map(|s| s.histogram.values().copied()).max().unwrap_or(0).max(1) as f64;
     let ystep = nice_step(ymax, 6.0);
     let ytop = (ymax / ystep).ceil() * ystep;
     let xstep = nice_step(hi - lo, 10.0).max(1.0);
@@ -196,9 +192,8 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
     );
     for (k, s) in stats.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
-        let points: Vec<String> = (s.min()..=s.max())
-            .map(|v| format!("{:.1},{:.1}", x(v as f64), y(s.histogram.get(v).copied().unwrap_or(0) as f64)))
-            .collect();
+        let points: Vec<String> =
+            (s.min()..=s.max()).map(|v| format!("{:.1},{:.1}", x(v as f64), y(s.games_at(v) as f64))).collect();
         let _ = writeln!(
             out,
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"/>"#,
@@ -224,7 +219,12 @@ mod tests {
     use std::time::Duration;
 
     fn stats(name: &str, hist: Vec<u64>) -> StrategyStats {
-        StrategyStats { name: name.into(), histogram: hist, vs_first: None, busy: Duration::ZERO }
+        StrategyStats {
+            name: name.into(),
+            histogram: crate::simulation::dense_histogram(&hist),
+            vs_first: None,
+            busy: Duration::ZERO,
+        }
     }
 
     #[test]

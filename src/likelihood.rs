@@ -15,6 +15,7 @@
 //! (see [`Likelihood`]).
 
 use crate::cellset::LayeredSets;
+use crate::memory::{self, OutOfMemory};
 use crate::position::Position;
 
 /// Highest score a cell can have: 15 along its row plus 15 along its column.
@@ -318,19 +319,31 @@ impl Likelihood {
     }
 
     /// Makes this the matrix of an empty `rows` x `cols` board, reusing memory.
-    /// Pre: `rows, cols >= 1`. Post: as `new(rows, cols)`.
+    /// Pre: `rows, cols >= 1`, and the memory is there (else the process aborts, as on
+    /// any infallible allocation: board-sized matrices use [`Likelihood::try_reset`]).
+    /// Post: as `new(rows, cols)`.
     pub fn reset(&mut self, rows: usize, cols: usize) {
+        if self.try_reset(rows, cols).is_err() {
+            // What an infallible allocation does; board-sized callers use `try_reset`.
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<Reach>());
+        }
+    }
+
+    /// As [`Likelihood::reset`], or the error when the memory cannot be had.
+    /// Pre: `rows, cols >= 1`. Post: on `Ok`, as `reset`; on `Err`, an empty matrix
+    /// that must be reset again before use.
+    pub fn try_reset(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
         self.rows = rows;
         self.cols = cols;
         self.small = rows <= TABLE_LINE && cols <= TABLE_LINE;
         if self.small {
             self.lines.reset(rows, cols);
-            return;
+            return Ok(());
         }
         let n = rows * cols;
         self.reach.clear();
-        self.reach.reserve(n);
-        self.buckets.reset(n, MAX_SCORE + 1);
+        memory::reserve(&mut self.reach, n)?;
+        self.buckets.try_reset(n, MAX_SCORE + 1)?;
         for r in 0..rows {
             let col = with_field(with_field(0, COL_BEFORE, r), COL_AFTER, rows - 1 - r);
             for c in 0..cols {
@@ -340,6 +353,7 @@ impl Likelihood {
             }
         }
         self.top = MAX_SCORE;
+        Ok(())
     }
 
     /// Number of rows.

@@ -39,6 +39,14 @@ impl Shortage {
     }
 }
 
+impl Shortage {
+    /// The same shortage, quoting at least `bytes` (an estimate of the whole need).
+    /// Pre: none. Post: `bytes` is the larger of the two.
+    pub fn at_least(self, bytes: usize) -> Shortage {
+        Shortage { bytes: self.bytes.max(bytes), ..self }
+    }
+}
+
 impl fmt::Display for Shortage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -14,6 +14,7 @@
 use crate::board::Board;
 use crate::cellset::CellSet;
 use crate::fleet::Fleet;
+use crate::memory::{self, Shortage};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -62,6 +63,8 @@ pub enum PlacementError {
         /// Density reached.
         reached: f64,
     },
+    /// The memory for the board or its ships could not be had.
+    OutOfMemory(Shortage),
 }
 
 impl fmt::Display for PlacementError {
@@ -78,6 +81,7 @@ impl fmt::Display for PlacementError {
                 f,
                 "could not reach a ship density of {wanted}: random placement jammed at {reached:.3}; ask for less"
             ),
+            PlacementError::OutOfMemory(e) => write!(f, "{e}"),
         }
     }
 }
@@ -122,7 +126,8 @@ impl Placer {
             cols,
             reach: rules.reach(),
             rotate: rules.rotate(),
-            forbidden: CellSet::new(rows * cols),
+            // Sized (fallibly) by the first placement.
+            forbidden: CellSet::default(),
             valid: Vec::new(),
             order: Vec::new(),
             turns: Vec::new(),
@@ -248,7 +253,10 @@ impl Placer {
         let mut work = 0usize;
         let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS });
         for attempt in 0..MAX_RESTARTS {
-            self.clear();
+            if let Err(e) = self.clear() {
+                result = Err(e);
+                break;
+            }
             ships.clear();
             for &k in &pieces {
                 let variants = turns.get(k).map_or(&[][..], |(_, v)| v.as_slice());
@@ -279,8 +287,10 @@ impl Placer {
     /// Pre: `0 <= density <= 1`. Post: ships form a valid board; `Err(Density)` if random
     /// placement jams more than 2% short of the target.
     pub fn fill_density(&mut self, density: f64, rng: &mut Rng) -> Result<Vec<Ship>, PlacementError> {
-        self.clear();
+        self.clear()?;
         let cells = self.rows * self.cols;
+        let (rows, cols) = (self.rows, self.cols);
+        let short = move |e| PlacementError::OutOfMemory(Shortage::of(rows, cols, e));
         let target = (density * cells as f64).round() as usize;
         let mut ships = Vec::new();
         let mut placed = 0usize;
@@ -295,7 +305,7 @@ impl Placer {
                 if let Some(ship) = self.draw(&line.variants(true), rng, 4 * TRIES, &mut work) {
                     placed += size;
                     self.mark(&ship);
-                    ships.push(ship);
+                    memory::push(&mut ships, ship).map_err(short)?;
                     break;
                 }
                 smallest_failed = smallest_failed.min(size);
@@ -308,7 +318,9 @@ impl Placer {
         if placed < target {
             // Random draws found no more room: sweep the free cells in a random order
             // and put the largest ship that fits at each, until the target is met.
-            let mut order: Vec<u32> = (0..cells as u32).collect();
+            let mut order: Vec<u32> = Vec::new();
+            memory::reserve(&mut order, cells).map_err(short)?;
+            order.extend(0..cells as u32);
             for k in (1..order.len()).rev() {
                 order.swap(k, rng.below(k as u64 + 1) as usize);
             }
@@ -327,7 +339,7 @@ impl Placer {
                 if let Some(ship) = fit {
                     placed += ship.size();
                     self.mark(&ship);
-                    ships.push(ship);
+                    memory::push(&mut ships, ship).map_err(short)?;
                 }
             }
         }
@@ -337,8 +349,10 @@ impl Placer {
         Ok(ships)
     }
 
-    fn clear(&mut self) {
-        self.forbidden.reset(self.rows * self.cols);
+    /// Forgets every placed ship (the first call sizes the forbidden cells, fallibly).
+    fn clear(&mut self) -> Result<(), PlacementError> {
+        let (rows, cols) = (self.rows, self.cols);
+        self.forbidden.try_reset(rows * cols).map_err(|e| PlacementError::OutOfMemory(Shortage::of(rows, cols, e)))
     }
 
     /// Number of positions of `shape` inside the board.

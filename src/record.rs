@@ -3,6 +3,7 @@
 //! it gives the judge's final grid.
 
 use crate::board::Board;
+use crate::memory::{self, OutOfMemory};
 use crate::position::Position;
 use crate::sonar::Answer;
 use std::io::{self, Write};
@@ -103,6 +104,15 @@ impl ScanRecord {
         self.packed.resize((rows * cols).div_ceil(CELLS_PER_WORD), 0);
         (self.rows, self.cols, self.scans, self.hits) = (rows, cols, 0, 0);
         self.log = None;
+    }
+
+    /// Makes room for a `rows` x `cols` record, or says the memory cannot be had (a
+    /// later `reset` to this size then allocates nothing).
+    /// Pre: none. Post: on `Err`, unchanged.
+    pub fn try_reserve(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
+        let words = rows.saturating_mul(cols).div_ceil(CELLS_PER_WORD);
+        let more = words.saturating_sub(self.packed.len());
+        memory::reserve(&mut self.packed, more)
     }
 
     /// Starts keeping the order of the hits and the sunk answers (rules that announce

@@ -105,6 +105,11 @@ pub trait Scanner {
     /// The error to return when a strategy has no cell left to probe.
     /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
     fn exhausted(&self) -> ScanError;
+    /// The error for an allocation the system refused during this scan.
+    /// Pre: none. Post: names this board's size.
+    fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
+        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
+    }
 }
 
 /// The error for a probe of `pos` that `record` refuses (outside, or already known).
@@ -183,12 +188,6 @@ impl<'a> Scan<'a> {
     /// Pre: none. Post: at least 1.
     pub fn cols(&self) -> usize {
         self.record.cols()
-    }
-
-    /// The error for an allocation the system refused during this scan.
-    /// Pre: none. Post: names this board's size.
-    pub fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
-        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
     }
 
     /// Total ship cells of the bay.

@@ -14,6 +14,7 @@ use crate::rules::Rules;
 use crate::scan::ScanError;
 use crate::ship::Ship;
 use crate::strategy::{self, ScanStrategy, StrategyError};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -42,8 +43,9 @@ pub struct SimConfig {
 pub struct StrategyStats {
     /// Strategy name.
     pub name: String,
-    /// `histogram[s]` = number of games that took `s` scans.
-    pub histogram: Vec<u64>,
+    /// Scan count -> number of games that took that many scans (no zero entries: a
+    /// map, so that its memory follows the games played, not the board's cells).
+    pub histogram: BTreeMap<usize, u64>,
     /// Boards where this strategy needed fewer, as many, and more scans than the first
     /// strategy (`None` for the first).
     pub vs_first: Option<[u64; 3]>,
@@ -98,13 +100,19 @@ impl StrategyStats {
     /// Number of games tallied.
     /// Pre: none. Post: sum of the histogram.
     pub fn games(&self) -> u64 {
-        self.histogram.iter().sum()
+        self.histogram.values().sum()
+    }
+
+    /// Number of games that took `scans` scans.
+    /// Pre: none. Post: 0 when none did.
+    pub fn games_at(&self, scans: usize) -> u64 {
+        self.histogram.get(&scans).copied().unwrap_or(0)
     }
 
     /// Mean number of scans.
     /// Pre: at least one game. Post: between `min()` and `max()`.
     pub fn mean(&self) -> f64 {
-        let total: u128 = self.histogram.iter().enumerate().map(|(s, &g)| s as u128 * u128::from(g)).sum();
+        let total: u128 = self.histogram.iter().map(|(&s, &g)| s as u128 * u128::from(g)).sum();
         total as f64 / self.games().max(1) as f64
     }
 
@@ -112,9 +120,8 @@ impl StrategyStats {
     /// Pre: at least one game. Post: non-negative.
     pub fn stdev(&self) -> f64 {
         let mean = self.mean();
-        let var: f64 =
-            self.histogram.iter().enumerate().map(|(s, &g)| g as f64 * (s as f64 - mean).powi(2)).sum::<f64>()
-                / self.games().max(1) as f64;
+        let var: f64 = self.histogram.iter().map(|(&s, &g)| g as f64 * (s as f64 - mean).powi(2)).sum::<f64>()
+            / self.games().max(1) as f64;
         var.sqrt()
     }
 
@@ -125,7 +132,7 @@ impl StrategyStats {
         let games = self.games();
         let rank = ((p / 100.0) * games as f64).ceil().max(1.0) as u64;
         let mut seen = 0;
-        for (s, &g) in self.histogram.iter().enumerate() {
+        for (&s, &g) in &self.histogram {
             seen += g;
             if seen >= rank {
                 return s;
@@ -137,13 +144,13 @@ impl StrategyStats {
     /// Fewest scans in any game.
     /// Pre: none. Post: 0 without games.
     pub fn min(&self) -> usize {
-        self.histogram.iter().position(|&g| g > 0).unwrap_or(0)
+        self.histogram.keys().next().copied().unwrap_or(0)
     }
 
     /// Most scans in any game.
     /// Pre: none. Post: 0 without games.
     pub fn max(&self) -> usize {
-        self.histogram.iter().rposition(|&g| g > 0).unwrap_or(0)
+        self.histogram.keys().next_back().copied().unwrap_or(0)
     }
 
     /// Games per second of this strategy's own time (one thread).
@@ -189,7 +196,12 @@ fn refill_board(
 
 /// A board the placer produced was refused (a bug in the placer).
 fn board_error(config: &SimConfig, e: &BoardError) -> SimError {
-    SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() })
+    match e {
+        BoardError::OutOfMemory(s) => SimError::Placement(PlacementError::OutOfMemory(*s)),
+        e => {
+            SimError::Placement(PlacementError::CannotFit { rows: config.rows, cols: config.cols, why: e.to_string() })
+        }
+    }
 }
 
 /// Games a thread takes from the shared counter at a time.
@@ -209,9 +221,43 @@ fn batch_for(cells: usize) -> usize {
     (BATCH_CELLS / cells.max(1)).clamp(1, BATCH)
 }
 
+/// Scan counts below this are tallied in a plain array (the hot path of small boards);
+/// the rest in a map, so that a thread's memory does not grow with the board.
+const DENSE_SCANS: usize = 1 << 12;
+
+/// One strategy's games by scan count, as one thread tallies them.
+#[derive(Default)]
+struct Counts {
+    dense: Vec<u64>,
+    sparse: BTreeMap<usize, u64>,
+}
+
+impl Counts {
+    fn add(&mut self, scans: usize) {
+        if scans < DENSE_SCANS {
+            if self.dense.len() <= scans {
+                self.dense.resize(DENSE_SCANS, 0);
+            }
+            if let Some(c) = self.dense.get_mut(scans) {
+                *c += 1;
+            }
+        } else {
+            *self.sparse.entry(scans).or_insert(0) += 1;
+        }
+    }
+
+    /// Adds these counts into `histogram`.
+    fn add_into(&self, histogram: &mut BTreeMap<usize, u64>) {
+        let dense = self.dense.iter().enumerate().filter(|&(_, &g)| g > 0);
+        for (s, &g) in dense.chain(self.sparse.iter().map(|(s, g)| (*s, g))) {
+            *histogram.entry(s).or_insert(0) += g;
+        }
+    }
+}
+
 /// One thread's tally.
 struct Tally {
-    histograms: Vec<Vec<u64>>,
+    histograms: Vec<Counts>,
     vs_first: Vec<[u64; 3]>,
     busy: Vec<Duration>,
     placing: Duration,
@@ -239,14 +285,13 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    let cells = config.rows * config.cols;
     let mut stats: Vec<StrategyStats> = config
         .strategies
         .iter()
         .enumerate()
         .map(|(k, name)| StrategyStats {
             name: name.clone(),
-            histogram: vec![0; cells + 1],
+            histogram: BTreeMap::new(),
             vs_first: (k > 0).then_some([0; 3]),
             busy: Duration::ZERO,
         })
@@ -256,7 +301,7 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
         placing += t.placing;
         for (k, s) in stats.iter_mut().enumerate() {
             if let Some(h) = t.histograms.get(k) {
-                s.histogram.iter_mut().zip(h).for_each(|(a, b)| *a += b);
+                h.add_into(&mut s.histogram);
             }
             s.busy += t.busy.get(k).copied().unwrap_or_default();
             if let (Some(v), Some(w)) = (s.vs_first.as_mut(), t.vs_first.get(k)) {
@@ -274,7 +319,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     let mut strategies: Vec<Box<dyn ScanStrategy + Send>> =
         config.strategies.iter().filter_map(|name| strategy::for_rules(name, 0, &config.rules).ok()).collect();
     let mut tally = Tally {
-        histograms: vec![vec![0; cells + 1]; n],
+        histograms: (0..n).map(|_| Counts::default()).collect(),
         vs_first: vec![[0; 3]; n],
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
@@ -297,7 +342,8 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     }
     // scans[k * BATCH + g]: strategy k's scans on the batch's game g.
     let mut scans = vec![0usize; n * batch_size];
-    let mut record = ScanRecord::new(config.rows, config.cols);
+    // Sized (fallibly) by the first scan.
+    let mut record = ScanRecord::new(0, 0);
     let streams: Vec<u64> = strategies.iter().map(|s| strategy_stream(config.seed, s.name())).collect();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
@@ -346,8 +392,8 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                 let reference = scans.get(g).copied().unwrap_or(0);
                 for k in 0..n {
                     let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
-                    if let Some(h) = tally.histograms[k].get_mut(s) {
-                        *h += 1;
+                    if let Some(h) = tally.histograms.get_mut(k) {
+                        h.add(s);
                     }
                     let side = match s.cmp(&reference) {
                         std::cmp::Ordering::Less => 0,
@@ -359,6 +405,12 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             }
         }
     }
+}
+
+/// The histogram whose count of `s` scans is `dense[s]` (tests write them as arrays).
+#[cfg(test)]
+pub(crate) fn dense_histogram(dense: &[u64]) -> BTreeMap<usize, u64> {
+    dense.iter().enumerate().filter(|&(_, &g)| g > 0).map(|(s, &g)| (s, g)).collect()
 }
 
 #[cfg(test)]
@@ -387,8 +439,12 @@ mod tests {
 
     #[test]
     fn stats_from_a_histogram() {
-        let s =
-            StrategyStats { name: "x".into(), histogram: vec![0, 2, 0, 1, 1], vs_first: None, busy: Duration::ZERO };
+        let s = StrategyStats {
+            name: "x".into(),
+            histogram: dense_histogram(&[0, 2, 0, 1, 1]),
+            vs_first: None,
+            busy: Duration::ZERO,
+        };
         assert_eq!(s.games(), 4);
         assert!((s.mean() - 2.25).abs() < 1e-12);
         assert!((s.stdev() - 1.6875f64.sqrt()).abs() < 1e-12);
@@ -435,7 +491,7 @@ mod tests {
             }
         }
         for (k, stats) in got.stats.iter().enumerate() {
-            assert_eq!(stats.histogram, histograms[k], "{}", stats.name);
+            assert_eq!(stats.histogram, dense_histogram(&histograms[k]), "{}", stats.name);
             assert_eq!(stats.vs_first, (k > 0).then_some(vs_first[k]), "{}", stats.name);
         }
     }

@@ -255,7 +255,7 @@ fn text(r: &SimResult) -> String {
 fn csv(r: &SimResult) -> String {
     let mut out = String::from("strategy,scans,games\n");
     for s in &r.stats {
-        for (scans, &games) in s.histogram.iter().enumerate().filter(|(_, &g)| g > 0) {
+        for (scans, games) in &s.histogram {
             let _ = writeln!(out, "{},{scans},{games}", s.name);
         }
     }
@@ -295,13 +295,7 @@ fn json(r: &SimResult) -> String {
         if let Some([fewer, equal, more]) = s.vs_first {
             let _ = write!(out, ", \"vs_first\": {{\"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}");
         }
-        let hist: Vec<String> = s
-            .histogram
-            .iter()
-            .enumerate()
-            .filter(|(_, &g)| g > 0)
-            .map(|(scans, g)| format!("[{scans}, {g}]"))
-            .collect();
+        let hist: Vec<String> = s.histogram.iter().map(|(scans, g)| format!("[{scans}, {g}]")).collect();
         let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));
     }
     out.push_str("]}\n");

@@ -31,6 +31,8 @@ pub struct Estimator {
     union: Vec<u64>,
     /// Samples dropped from the pool, kept for their memory.
     spare: Vec<Sample>,
+    /// Work units spent since the last [`Estimator::reset`] (see [`Estimator::work`]).
+    work: u64,
 }
 
 impl Estimator {
@@ -54,6 +56,7 @@ impl Estimator {
             scratch: Scratch::default(),
             union: Vec::new(),
             spare: Vec::new(),
+            work: 0,
         }
     }
 
@@ -66,6 +69,15 @@ impl Estimator {
         self.last_grid.clear();
         self.last_groups.clear();
         self.last_layouts = f64::INFINITY;
+        self.work = 0;
+    }
+
+    /// The work spent on estimates since the last [`Estimator::reset`], in units that
+    /// do not depend on the machine (a 64-cell mask word shifted and combined once), so
+    /// that a caller can bound a game's cost and stay reproducible.
+    /// Pre: none. Post: never decreases until the next reset.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The posterior of `grid` (row-major, `rows * cols` states) for the straight ships
@@ -97,6 +109,7 @@ impl Estimator {
         }
         let Some(t) = self.table.take() else { return Err(PosteriorError::Intractable) };
         let result = self.estimate_with(&t, ev, groups);
+        self.work = self.work.saturating_add(t.take_work());
         self.table = Some(t);
         result
     }

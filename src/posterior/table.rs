@@ -58,6 +58,9 @@ pub(super) struct Table {
     /// The same masks and the board's as `u128`s, on boards of at most 128 cells.
     starts_small: Vec<u128>,
     board_small: u128,
+    /// Work done by [`Table::fitting`] since the last [`Table::take_work`]: one unit per
+    /// mask word per shift (what a call costs, whatever the machine).
+    work: std::cell::Cell<u64>,
 }
 
 /// Scratch masks for [`Table::fitting`].
@@ -101,6 +104,7 @@ impl Table {
             starts: vec![vec![0; words]; shapes.len()],
             starts_small: Vec::new(),
             board_small: 0,
+            work: std::cell::Cell::new(0),
             slots,
             offsets,
             shapes: shapes.clone(),
@@ -258,7 +262,9 @@ impl Table {
             acc.clear();
             acc.extend_from_slice(self.starts.get(slot).map_or(&[][..], |v| v));
             // An anchor fits when the cells `anchor + offset` are all free.
-            for &o in self.offsets.get(slot).map_or(&[][..], |v| v) {
+            let offsets = self.offsets.get(slot).map_or(&[][..], |v| v);
+            self.add_work(self.words * (offsets.len() + 1));
+            for &o in offsets {
                 shr_and(acc, &fit.free, o);
             }
             total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
@@ -274,13 +280,26 @@ impl Table {
         let mut total = 0;
         for (out, slot) in fit.small.iter_mut().zip(self.slots_of(g)) {
             let mut a = self.starts_small.get(slot).copied().unwrap_or(0);
-            for &o in self.offsets.get(slot).map_or(&[][..], |v| v) {
+            let offsets = self.offsets.get(slot).map_or(&[][..], |v| v);
+            self.add_work(offsets.len() + 1);
+            for &o in offsets {
                 a &= free.checked_shr(o as u32).unwrap_or(0);
             }
             total += u64::from(a.count_ones());
             *out = a;
         }
         total
+    }
+
+    fn add_work(&self, units: usize) {
+        self.work.set(self.work.get().saturating_add(units as u64));
+    }
+
+    /// The work units [`Table::fitting`] did since the last call, and starts counting
+    /// afresh.
+    /// Pre: none. Post: the count is 0.
+    pub fn take_work(&self) -> u64 {
+        self.work.take()
     }
 
     /// The `r`-th (from 0; the first variant's anchors first, each in row-major order)

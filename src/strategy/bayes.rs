@@ -25,6 +25,13 @@ use crate::scan::{Scan, ScanError};
 /// 25 times the statement's benchmark).
 const MAX_WORK: usize = 40_000;
 
+/// The posterior's cost in a game ([`Estimator::work`] units: a 64-cell mask word
+/// shifted and combined once) beyond which parity plays the rest. About a quarter of a
+/// second here; 10x10 games stay under 1.5 million (2,000 games of each preset), 20x20
+/// ones under 17 million, starwars ones under 9 million; the longest known input
+/// (`1 4096 4` with four 5-cell ships spread out) needed 23 billion, 13 s, before.
+const MAX_GAME_WORK: u64 = 250_000_000;
+
 /// The Bayesian scanner.
 #[derive(Debug, Clone)]
 pub struct Bayes {
@@ -147,6 +154,9 @@ impl ScanStrategy for Bayes {
         }
         Bayes::deduce(scan);
         while !scan.is_done() {
+            if self.estimator.work().saturating_add(self.general.work()) > MAX_GAME_WORK {
+                return self.hand_over(scan);
+            }
             let grid = grid_of(scan.record());
             let ev = Evidence { rows, cols, grid: &grid, log: scan.record().answers(), wrecks: &[], rules: &rules };
             let estimator = if rules.is_problem_g() { &mut self.estimator } else { &mut self.general };
@@ -184,6 +194,19 @@ mod tests {
         let record = solve(strategy, &mut board.clone()).unwrap();
         crate::strategy::testing::assert_finished(board, &record);
         record
+    }
+
+    #[test]
+    fn a_long_game_hands_over_once_the_posterior_spent_its_budget() {
+        // Four 5-cell ships spread over one long row: about 30 million units an estimate,
+        // 23 billion for the whole game before the budget.
+        let ship = |c| Ship::new(Position::new(0, c), 5, Orientation::East);
+        let board = Board::new(1, 4096, vec![ship(910), ship(3308), ship(366), ship(3197)]).unwrap();
+        let mut bayes = Bayes::default();
+        check(&mut bayes, &board);
+        let work = bayes.estimator.work() + bayes.general.work();
+        assert!(work > MAX_GAME_WORK, "the budget was reached ({work})");
+        assert!(work < 2 * MAX_GAME_WORK, "and not overspent by more than an estimate ({work})");
     }
 
     #[test]

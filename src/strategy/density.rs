@@ -19,11 +19,12 @@
 use super::{Hunt, ScanStrategy};
 use crate::afloat::Afloat;
 use crate::fleet::Fleet;
+use crate::memory::{self, OutOfMemory};
 use crate::observer::Source;
 use crate::position::Position;
 use crate::record::CellState;
 use crate::rules::Rules;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 use crate::shape::Shape;
 use crate::sonar::Answer;
 use std::collections::HashSet;
@@ -139,8 +140,8 @@ impl Density {
 
     /// The totals of every unknown cell, computed from scratch (the reference the
     /// incremental ones are tested against).
-    fn weigh_all(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Vec<u64> {
-        let mut totals = vec![0u64; self.rows * self.cols];
+    fn weigh_all(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Result<Vec<u64>, OutOfMemory> {
+        let mut totals = memory::filled(self.rows * self.cols, 0u64)?;
         for (k, shapes) in self.shapes.iter().enumerate() {
             for (s, shape) in shapes.iter().enumerate() {
                 for r in 0..=self.rows.saturating_sub(shape.rows()) {
@@ -158,16 +159,16 @@ impl Density {
                 }
             }
         }
-        totals
+        Ok(totals)
     }
 
     /// Builds the tree from scratch.
-    fn rebuild(&mut self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) {
+    fn rebuild(&mut self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Result<(), OutOfMemory> {
         let cells = self.rows * self.cols;
         self.leaves = cells.next_power_of_two().max(1);
         self.tree.clear();
-        self.tree.resize(2 * self.leaves, 0);
-        let totals = self.weigh_all(scan, afloat, rules);
+        memory::resize(&mut self.tree, 2 * self.leaves, 0)?;
+        let totals = self.weigh_all(scan, afloat, rules)?;
         for (i, &t) in totals.iter().enumerate() {
             if scan.state(Position::from_index(i, self.cols)) == CellState::Unknown {
                 if let Some(v) = self.tree.get_mut(self.leaves + i) {
@@ -182,6 +183,7 @@ impl Density {
                 *v = m;
             }
         }
+        Ok(())
     }
 
     /// The unknown cell of the highest total (the first in row-major order among equals).
@@ -214,7 +216,7 @@ impl ScanStrategy for Density {
         let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet));
         (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
-        self.rebuild(scan, &afloat, &rules);
+        self.rebuild(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
         let mut spots: Vec<Spot> = Vec::new();
         let mut before: Vec<u64> = Vec::new();
         while !scan.is_done() {
@@ -326,9 +328,9 @@ mod tests {
                 let mut afloat = Afloat::new(rows, cols, Some(&fleet));
                 (d.rows, d.cols) = (rows, cols);
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
-                d.rebuild(&scan, &afloat, &rules);
+                d.rebuild(&scan, &afloat, &rules).unwrap();
                 while !scan.is_done() {
-                    let want = d.weigh_all(&scan, &afloat, &rules);
+                    let want = d.weigh_all(&scan, &afloat, &rules).unwrap();
                     for (i, &w) in want.iter().enumerate() {
                         let p = Position::from_index(i, cols);
                         let leaf = d.tree[d.leaves + i];
@@ -346,7 +348,7 @@ mod tests {
                         // The sunk path is checked by the next test; here the tree is rebuilt.
                         let record = scan.record();
                         afloat.sink(pos, kind, &rules, Some(&fleet), |p| record.state(p) == CellState::Hit);
-                        d.rebuild(&scan, &afloat, &rules);
+                        d.rebuild(&scan, &afloat, &rules).unwrap();
                         continue;
                     }
                     for (&spot, &w0) in spots.iter().zip(&before) {
@@ -382,7 +384,7 @@ mod tests {
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
                 let mut afloat = Afloat::new(10, 10, Some(&fleet));
                 while !scan.is_done() {
-                    d.rebuild(&scan, &afloat, &rules);
+                    d.rebuild(&scan, &afloat, &rules).unwrap();
                     let pos = d.best().unwrap();
                     if let Answer::Sunk(kind) = scan.probe(pos, Source::Density).unwrap() {
                         let record = scan.record();
@@ -410,12 +412,12 @@ mod tests {
             ..Density::default()
         };
         let afloat = Afloat::new(1, 5, scan.fleet());
-        assert_eq!(d.weigh_all(&scan, &afloat, &Rules::problem_g()), vec![1, 2, 3, 2, 1]);
-        d.rebuild(&scan, &afloat, &Rules::problem_g());
+        assert_eq!(d.weigh_all(&scan, &afloat, &Rules::problem_g()).unwrap(), vec![1, 2, 3, 2, 1]);
+        d.rebuild(&scan, &afloat, &Rules::problem_g()).unwrap();
         assert_eq!(d.best(), Some(Position::new(0, 2)));
         scan.probe(Position::new(0, 1), Source::Density).unwrap();
         // (0,1) is a hit: the positions through it weigh HIT_WEIGHT each.
-        let w = d.weigh_all(&scan, &afloat, &Rules::problem_g());
+        let w = d.weigh_all(&scan, &afloat, &Rules::problem_g()).unwrap();
         assert_eq!(w, vec![HIT_WEIGHT, 0, 2 * HIT_WEIGHT + 1, HIT_WEIGHT + 1, 1]);
     }
 }

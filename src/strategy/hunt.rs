@@ -11,11 +11,12 @@
 
 use super::ScanStrategy;
 use crate::afloat::Afloat;
+use crate::memory;
 use crate::observer::Source;
 use crate::position::Position;
 use crate::record::CellState;
 use crate::rng::Rng;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 use crate::sonar::Answer;
 
 /// The hunt/target scanner.
@@ -65,6 +66,8 @@ impl Hunt {
                 continue;
             }
             match *spacing {
+                // Deferred cells come out of the pool, whose memory was had: room for
+                // all of them is asked once, fallibly, by `run`.
                 Some(s) if !(pos.row + pos.col).is_multiple_of(s) => self.deferred.push(i as u32),
                 _ => return Some(pos),
             }
@@ -89,8 +92,12 @@ impl ScanStrategy for Hunt {
         let (rows, cols) = (scan.rows(), scan.cols());
         let mut rng = Rng::new(self.seed);
         self.pool.clear();
+        memory::reserve(&mut self.pool, rows * cols).map_err(|e| scan.out_of_memory(e))?;
         self.pool.extend(0..(rows * cols) as u32);
         self.deferred.clear();
+        if self.parity {
+            memory::reserve(&mut self.deferred, rows * cols).map_err(|e| scan.out_of_memory(e))?;
+        }
         self.stack.clear();
         let rules = scan.rules().clone();
         let fleet = scan.fleet().cloned();
@@ -115,6 +122,7 @@ impl ScanStrategy for Hunt {
             };
             let answer = scan.probe(pos, source)?;
             if answer.is_hit() {
+                memory::reserve(&mut self.stack, 4).map_err(|e| scan.out_of_memory(e))?;
                 for n in pos.orthogonals(rows, cols) {
                     if scan.state(n) == CellState::Unknown {
                         self.stack.push(n.index(cols) as u32);

@@ -19,6 +19,7 @@ pub use prob::Probabilistic;
 pub use random::Random;
 pub use smart::Smart;
 
+use crate::memory::Shortage;
 use crate::observer::{ScanObserver, Silent};
 use crate::record::ScanRecord;
 use crate::rules::Rules;
@@ -69,6 +70,10 @@ pub struct Entry {
     pub summary: &'static str,
     /// `Err(why)` when the strategy cannot honour the rules (the why names the rule).
     pub supports: fn(&Rules) -> Result<(), String>,
+    /// About how many bytes a judge run needs per board cell, board and record
+    /// included (measured on 4000x4000 boards by `tests/bench/resources.sh`; the
+    /// figure `not enough memory` quotes). Density plays hunt above its cell limit.
+    pub bytes_per_cell: usize,
     /// A fresh strategy whose random choices follow the seed.
     pub make: fn(u64) -> Box<dyn ScanStrategy + Send>,
 }
@@ -100,53 +105,67 @@ fn straight(rules: &Rules) -> Result<(), String> {
 
 /// Every strategy, in the order help and errors list them.
 pub const STRATEGIES: [Entry; 9] = [
-    Entry { name: "linear", summary: "row by row, left to right", supports: any_rules, make: |_| Box::new(Linear) },
+    Entry {
+        name: "linear",
+        summary: "row by row, left to right",
+        supports: any_rules,
+        bytes_per_cell: 1,
+        make: |_| Box::new(Linear),
+    },
     Entry {
         name: "smart",
         summary: "linear; a hit eliminates its diagonals, scans E and S next",
         supports: straight_apart,
+        bytes_per_cell: 2,
         make: |_| Box::new(Smart::default()),
     },
     Entry {
         name: "prob",
         summary: "the statement's likelihood matrix and a queue of hit neighbours",
         supports: straight_apart,
+        bytes_per_cell: 8,
         make: |_| Box::new(Probabilistic::default()),
     },
     Entry {
         name: "random",
         summary: "a random order fixed by --seed",
         supports: any_rules,
+        bytes_per_cell: 1,
         make: |seed| Box::new(Random::new(seed)),
     },
     Entry {
         name: "parity",
         summary: "a lattice for the longest ship afloat, then sink what was hit",
         supports: straight,
+        bytes_per_cell: 3,
         make: |_| Box::new(Parity::default()),
     },
     Entry {
         name: "bayes",
         summary: "the cell most likely a ship, given every answer and the fleet",
         supports: any_rules,
+        bytes_per_cell: 3,
         make: |seed| Box::new(Bayes::new(seed)),
     },
     Entry {
         name: "hunt",
         summary: "DataGenetics' hunt/target: random cells, then a hit's 4 sides",
         supports: any_rules,
+        bytes_per_cell: 5,
         make: |seed| Box::new(Hunt::new(seed)),
     },
     Entry {
         name: "hunt-parity",
         summary: "hunt, hunting on the checkerboard of the smallest ship afloat",
         supports: straight,
+        bytes_per_cell: 9,
         make: |seed| Box::new(Hunt::with_parity(seed)),
     },
     Entry {
         name: "density",
         summary: "DataGenetics' probability density: slide every ship afloat",
         supports: any_rules,
+        bytes_per_cell: 5,
         make: |_| Box::new(Density::default()),
     },
 ];
@@ -164,6 +183,9 @@ const fn names_of<const N: usize>(entries: &[Entry; N]) -> [&'static str; N] {
 
 /// Names of every strategy, in the order of [`STRATEGIES`].
 pub const NAMES: [&str; STRATEGIES.len()] = names_of(&STRATEGIES);
+
+/// Bytes a judge run needs whatever the board (program, buffers, stack).
+const BASE_BYTES: usize = 8 << 20;
 
 /// The seed used by seeded strategies when none is given.
 pub const DEFAULT_SEED: u64 = 2021;
@@ -224,8 +246,27 @@ pub fn solve_observed(
     sonar: &mut dyn Sonar,
     observer: &mut dyn ScanObserver,
 ) -> Result<ScanRecord, ScanError> {
-    let mut scan = Scan::new(sonar, observer);
-    strategy.run(&mut scan)?;
+    solve_in(strategy, sonar, observer, ScanRecord::new(0, 0))
+}
+
+/// The one place a scan is started for a strategy: the record is sized fallibly first.
+fn solve_in(
+    strategy: &mut dyn ScanStrategy,
+    sonar: &mut dyn Sonar,
+    observer: &mut dyn ScanObserver,
+    mut record: ScanRecord,
+) -> Result<ScanRecord, ScanError> {
+    let (rows, cols) = (sonar.rows(), sonar.cols());
+    // What a shortage quotes: the whole run's need when the table knows it.
+    let per_cell = STRATEGIES.iter().find(|e| e.name == strategy.name()).map_or(0, |e| e.bytes_per_cell);
+    let need = rows.saturating_mul(cols).saturating_mul(per_cell).saturating_add(BASE_BYTES);
+    let short = |e: ScanError| match e {
+        ScanError::OutOfMemory(s) => ScanError::OutOfMemory(s.at_least(need)),
+        e => e,
+    };
+    record.try_reserve(rows, cols).map_err(|e| short(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
+    let mut scan = Scan::with_record(sonar, observer, record);
+    strategy.run(&mut scan).map_err(short)?;
     Ok(scan.into_record())
 }
 
@@ -243,10 +284,7 @@ pub fn solve_reusing(
     sonar: &mut dyn Sonar,
     record: ScanRecord,
 ) -> Result<ScanRecord, ScanError> {
-    let mut silent = Silent;
-    let mut scan = Scan::with_record(sonar, &mut silent, record);
-    strategy.run(&mut scan)?;
-    Ok(scan.into_record())
+    solve_in(strategy, sonar, &mut Silent, record)
 }
 
 /// Checks shared by the strategies' unit tests.

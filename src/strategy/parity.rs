@@ -32,12 +32,13 @@
 
 use super::ScanStrategy;
 use crate::afloat::Afloat;
+use crate::memory;
 use crate::observer::Source;
 use crate::position::{Direction, Position};
 use crate::ranking::Ranking;
 use crate::record::CellState;
 use crate::runs;
-use crate::scan::{Scan, ScanError};
+use crate::scan::{Scan, ScanError, Scanner};
 use crate::ship::{MAX_SHIP, MIN_SHIP};
 use crate::sonar::Answer;
 
@@ -135,8 +136,16 @@ impl Parity {
         self.live.clear();
         self.touch = scan.rules().touch();
         self.afloat = Afloat::from_record(scan.record(), scan.rules(), scan.fleet());
-        // Start from whatever the record already knows (bayes hands over mid-game).
-        let grid = crate::posterior::grid_of(scan.record());
+        // Start from whatever the record already knows (bayes hands over mid-game); a
+        // blank record knows nothing, and its grid would cost a byte per cell.
+        if scan.record().scans() == 0 {
+            self.spacing = 0;
+            return self.relay(scan);
+        }
+        let record = scan.record();
+        let mut grid =
+            memory::filled(record.rows() * record.cols(), CellState::Unknown).map_err(|e| scan.out_of_memory(e))?;
+        grid.iter_mut().enumerate().for_each(|(i, s)| *s = record.state_at(i));
         if self.touch {
             for sizes in self.afloat_sizes_gone(scan) {
                 self.remove_size(sizes);

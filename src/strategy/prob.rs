@@ -9,6 +9,7 @@
 use super::{play_on_best_lane, Plays, ScanStrategy};
 use crate::cellset::CellSet;
 use crate::likelihood::Likelihood;
+use crate::memory::{self, OutOfMemory};
 use crate::observer::{ListView, Source};
 use crate::position::Position;
 use crate::scan::{Scan, ScanError, Scanner};
@@ -34,11 +35,12 @@ struct HighProbabilityList {
 }
 
 impl HighProbabilityList {
-    fn reset(&mut self, rows: usize, cols: usize) {
+    fn reset(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
         self.queue.clear();
         self.head = 0;
-        self.member.reset(rows * cols);
+        self.member.try_reset(rows * cols)?;
         self.cols = cols;
+        Ok(())
     }
 
     #[inline]
@@ -105,8 +107,8 @@ impl ScanStrategy for Probabilistic {
 impl Plays for Probabilistic {
     fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
-        self.matrix.reset(rows, cols);
-        self.list.reset(rows, cols);
+        self.matrix.try_reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
+        self.list.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
             let (pos, source) = match self.list.pop_live(&self.matrix) {
                 Some(p) => (p, Source::ListFront),
@@ -126,6 +128,7 @@ impl Plays for Probabilistic {
                         scan.eliminate(d);
                     }
                 });
+                memory::reserve(&mut self.list.queue, 4).map_err(|e| scan.out_of_memory(e))?;
                 pos.for_each_orthogonal(rows, cols, |n| self.list.push(n, &self.matrix));
             }
             scan.show_list(&ListSnapshot { list: &self.list, matrix: &self.matrix });
@@ -148,7 +151,7 @@ mod tests {
         let mut rng = Rng::new(12);
         let mut matrix = Likelihood::new(rows, cols);
         let mut list = HighProbabilityList::default();
-        list.reset(rows, cols);
+        list.reset(rows, cols).unwrap();
         let mut plain: VecDeque<Position> = VecDeque::new();
         let mut seen = vec![false; rows * cols];
         for _ in 0..20_000 {
@@ -177,7 +180,7 @@ mod tests {
         }
         // Taken entries do not pile up: 1,600 cells in, 1,500 taken out.
         let matrix = Likelihood::new(rows, cols);
-        list.reset(rows, cols);
+        list.reset(rows, cols).unwrap();
         for i in 0..rows * cols {
             list.push(Position::from_index(i, cols), &matrix);
         }

@@ -11,6 +11,7 @@
 //! tests compare it with a plain `Vec` implementation of the statement's list.
 
 use super::{play_on_best_lane, Plays, ScanStrategy};
+use crate::memory::{self, OutOfMemory};
 use crate::observer::{ListView, Source};
 use crate::position::Position;
 use crate::scan::{Scan, ScanError, Scanner};
@@ -40,13 +41,14 @@ pub struct Smart {
 }
 
 impl Smart {
-    fn reset(&mut self, rows: usize, cols: usize) {
+    fn reset(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
         self.cols = cols;
         self.place.clear();
-        self.place.resize(rows * cols, Place::InOrder);
+        memory::resize(&mut self.place, rows * cols, Place::InOrder)?;
         self.front.clear();
         self.cursor = 0;
         self.len = rows * cols;
+        Ok(())
     }
 
     fn place_of(&self, i: usize) -> Place {
@@ -142,7 +144,7 @@ impl ScanStrategy for Smart {
 impl Plays for Smart {
     fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
-        self.reset(rows, cols);
+        self.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
             // With no moved cell left, every cell still in the list is unknown to the
             // scan and the reverse, and the list is row-major from the cursor on: the
@@ -164,6 +166,7 @@ impl Plays for Smart {
                     }
                 });
                 // Push S first so that E ends on top: the list starts E, S, ...
+                memory::reserve(&mut self.front, 2).map_err(|e| scan.out_of_memory(e))?;
                 let i = pos.index(cols);
                 if pos.row + 1 < rows {
                     self.move_to_front(i + cols);
@@ -240,7 +243,7 @@ mod tests {
     #[test]
     fn list_view_shows_the_front() {
         let mut s = Smart::default();
-        s.reset(3, 3);
+        s.reset(3, 3).unwrap();
         assert_eq!(s.len(), 9);
         s.take_up_to(0);
         s.move_to_front(4);

@@ -1,0 +1,81 @@
+//! Running out of memory is an error like any other: under a cap on the address space
+//! (`prlimit --as`), every strategy, `generate` and `simulate` print one `error: not
+//! enough memory for a R x C board (needs about N MB)` line and exit 2, instead of
+//! aborting. Skipped, with a message, where `prlimit` is missing.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// The address space allowed: enough for the program, far too little for a
+/// 10000 x 10000 board (its board and scan record alone take about 40 MB).
+const CAP: &str = "--as=40000000";
+
+/// Runs the binary under `prlimit CAP` with `args` and `input`; `None` without prlimit.
+fn capped(args: &[&str], input: &[u8]) -> Option<Output> {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit is missing: the out-of-memory tests are skipped");
+        return None;
+    }
+    let mut child = Command::new("prlimit")
+        .arg(CAP)
+        .arg(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start prlimit");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The program may stop reading early (it refuses before the end): ignore EPIPE.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    Some(child.wait_with_output().expect("wait"))
+}
+
+/// Checks the contract of the out-of-memory error of `command` (empty for the judge)
+/// and returns the MB it quotes.
+fn short_of_memory(out: &Output, what: &str, command: &str, board: &str) -> u64 {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{what}: status {:?}, stderr {err}", out.status);
+    assert!(out.stdout.is_empty(), "{what}: stdout not empty");
+    assert_eq!(err.matches('\n').count(), 1, "{what}: not one line: {err:?}");
+    // After `error: ` and the command's name, if any.
+    let tail = format!("not enough memory for a {board} board (needs about ");
+    let rest = err.strip_prefix("error: ").and_then(|e| e.split_once(&tail)).map(|(before, rest)| {
+        let named = if command.is_empty() { String::new() } else { format!("{command}: ") };
+        assert_eq!(before, named, "{what}: {err}");
+        rest
+    });
+    let rest = rest.unwrap_or_else(|| panic!("{what}: {err}"));
+    let mb = rest.strip_suffix(" MB)\n").unwrap_or_else(|| panic!("{what}: {err}"));
+    mb.parse().unwrap_or_else(|_| panic!("{what}: {err}"))
+}
+
+#[test]
+fn every_strategy_reports_a_shortage_instead_of_aborting() {
+    let names = ["linear", "smart", "prob", "random", "parity", "bayes", "hunt", "hunt-parity", "density"];
+    for name in names {
+        let input = format!("{name}\n10000 10000 1\n0 0 5 E\n");
+        let Some(out) = capped(&[], input.as_bytes()) else { return };
+        let mb = short_of_memory(&out, name, "", "10000 x 10000");
+        // The figure is the whole run's need, not the one allocation refused.
+        assert!(mb >= 40, "{name}: needs about {mb} MB?");
+    }
+}
+
+#[test]
+fn a_long_thin_board_too() {
+    let Some(out) = capped(&[], b"prob\n1 100000000 0\n") else { return };
+    short_of_memory(&out, "prob", "", "1 x 100000000");
+}
+
+#[test]
+fn generate_and_simulate_report_it_too() {
+    let Some(out) = capped(&["generate", "--rows", "10000", "--cols", "10000", "--density", "0.25"], b"") else {
+        return;
+    };
+    short_of_memory(&out, "generate", "generate", "10000 x 10000");
+    let args = ["simulate", "--rows", "10000", "--cols", "10000", "--games", "2", "--strategies", "prob"];
+    let Some(out) = capped(&args, b"") else { return };
+    short_of_memory(&out, "simulate", "simulate", "10000 x 10000");
+}
