@@ -259,6 +259,11 @@ impl Placer {
             }
             ships.clear();
             for &k in &pieces {
+                // The budget holds within an attempt too: a crowded fleet can cost a
+                // scan of the whole board per ship.
+                if work > budget {
+                    break;
+                }
                 let variants = turns.get(k).map_or(&[][..], |(_, v)| v.as_slice());
                 match self.place_one(variants, rng, &mut work) {
                     Some(ship) => ships.push(ship),
