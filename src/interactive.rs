@@ -135,7 +135,9 @@ impl<'a> Interactive<'a> {
             return None;
         }
         if self.hits >= self.ship_cells {
-            return Some(format!("{pos} is a hit, but all {} ship cells were already found", self.ship_cells));
+            let all = crate::words::count(self.ship_cells, "ship cell");
+            let verb = if self.ship_cells == 1 { "was" } else { "were" };
+            return Some(format!("{pos} is a hit, but {all} {verb} already found"));
         }
         if let Answer::Sunk(kind) = answer {
             let fleet = self.rules.fleet();
@@ -360,7 +362,7 @@ mod tests {
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(3), &[(0, 0), (1, 1)]);
         assert!(r[1].contains("contradiction: (1,1) is a hit diagonal to the hit (0,0)"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(1), &[(0, 0), (2, 2)]);
-        assert!(r[1].contains("all 1 ship cells"), "{r:?}");
+        assert!(r[1].contains("but 1 ship cell was already found"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (0, 1), (0, 2)]);
         assert!(r[2].contains("3 hits in a line, but the longest ship has 2"), "{r:?}");
         let mut input: &[u8] = b"1\n1\n";

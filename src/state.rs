@@ -20,6 +20,7 @@ use crate::position::Position;
 use crate::record::CellState;
 use crate::runs::{self, Run, RunError};
 use crate::ship::MAX_SHIP;
+use crate::words::count;
 use std::fmt;
 
 /// Largest grid accepted, in cells (a game someone is advised on, drawn back in full).
@@ -124,11 +125,15 @@ impl fmt::Display for StateError {
                 "the {len} hits in a line from {start} are longer than any ship that can hold them ({max} cells)"
             ),
             StateError::TooManyHits { hits, cells } => {
-                write!(f, "the grid has {hits} hits but the fleet has only {cells} ship cells")
+                write!(f, "the grid has {} but the fleet has only {}", count(*hits, "hit"), count(*cells, "ship cell"))
             }
             StateError::NoRoom { missing, open } => write!(
                 f,
-                "{missing} ship cells of the fleet are still missing but only {open} unknown cells may hold them"
+                "{} of the fleet {} still missing but only {} may hold {}",
+                count(*missing, "ship cell"),
+                if *missing == 1 { "is" } else { "are" },
+                count(*open, "unknown cell"),
+                if *missing == 1 { "it" } else { "them" }
             ),
             StateError::TouchesWreck { hit, wreck } => {
                 write!(f, "the hit {hit} touches the sunk ship's cell {wreck}, and ships never touch")

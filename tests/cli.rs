@@ -119,3 +119,85 @@ fn strategy_flag_overrides_the_first_line() {
     let err = error_of(&["--strategy", "fastest"], &input);
     assert!(err.contains("unknown strategy `fastest`") && err.contains("linear"), "{err}");
 }
+
+#[test]
+fn cargo_toml_declares_the_minimum_rust_version() {
+    // The minimum is checked by clippy's `incompatible_msrv` lint (on by default, so
+    // the CI's `clippy -D warnings` fails when the code uses an API newer than this).
+    let toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let line = toml.lines().find(|l| l.starts_with("rust-version")).expect("rust-version declared");
+    let version = line.split('"').nth(1).expect("quoted version");
+    let minor: u32 = version.strip_prefix("1.").and_then(|m| m.parse().ok()).expect("1.N");
+    // `Option::is_none_or` (1.82) and `usize::is_multiple_of` (1.87) are used.
+    assert!(minor >= 87, "{version}");
+}
+
+#[test]
+fn write_and_read_errors_name_the_stream() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    for args in [&["generate"][..], &["simulate", "--games", "3"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+            .args(args)
+            .stdout(full())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains("writing standard output: No space left on device\n"),
+            "{err}"
+        );
+        assert!(!err.contains("os error"), "{err}");
+    }
+    let dir = std::process::Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .arg("trace")
+        .stdin(std::fs::File::open("/").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&dir.stderr), "error: trace: reading standard input: Is a directory\n");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let traced = stdout_of(&["trace"], b"prob\n2 2 1\n0 0 1 E\n");
+    assert!(traced.starts_with("trace of prob on a 2x2 board: 1 ship, 1 ship cell\n"), "{traced}");
+    let err = error_of(&["play", "--rows", "1", "--cols", "1", "--cells", "2"], b"");
+    assert!(err.contains("--cells: 2 ship cells do not fit on a 1x1 board (1 cell)"), "{err}");
+    let out = common::run(&["referee", "--rows", "1", "--cols", "3", "--fleet", "1"], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stopped after 0 probes, with 0 of 1 ship cell found"), "{err}");
+    let err = error_of(&["advise", "--strategy", "prob", "--fleet", "1"], b"+.+\n");
+    assert!(err.contains("2 hits but the fleet has only 1 ship cell\n"), "{err}");
+}
+
+/// Runs `args` with a pseudo-terminal as stdin (through `script`), feeding `typed`.
+fn at_a_terminal(args: &str, typed: &str) -> Option<String> {
+    let script = std::process::Command::new("script").arg("--version").output();
+    if script.is_err() {
+        eprintln!("skipped: no `script` to make a terminal");
+        return None;
+    }
+    let command = format!("{} {args} 2>&1", env!("CARGO_BIN_EXE_spot-the-ships"));
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("(sleep 0.5; printf '{typed}') | script -qec '{command}' /dev/null"))
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn the_judge_at_a_terminal_says_it_is_waiting() {
+    let Some(out) = at_a_terminal("", "prob\\n2 2 1\\n0 0 1 E\\n\\004") else { return };
+    assert!(
+        out.starts_with(
+            "reading the input from the terminal (end it with Ctrl-D; `spot-the-ships --help` for the format)\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("\n1\n+.\n.X\n"), "{out:?}");
+}

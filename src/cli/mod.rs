@@ -123,6 +123,66 @@ pub struct Streams<'a> {
     pub stderr_tty: bool,
 }
 
+/// `e` as an error of the stream `what` (`reading standard input`, `writing standard
+/// output`, ``reading `FILE` ``): its kind kept, its message prefixed, without the
+/// `(os error N)` tail. Pre: none. Post: displays as `what: message`.
+pub fn stream_error(what: &str, e: io::Error) -> io::Error {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(k) if text.ends_with(')') => text.get(..k).unwrap_or(&text).to_string(),
+        _ => text,
+    };
+    io::Error::new(e.kind(), format!("{what}: {text}"))
+}
+
+/// A writer whose errors name it ([`stream_error`]).
+struct NamedWriter<'a> {
+    inner: &'a mut dyn Write,
+    what: &'static str,
+}
+
+impl Write for NamedWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| stream_error(self.what, e))
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| stream_error(self.what, e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| stream_error(self.what, e))
+    }
+}
+
+/// A reader whose errors name it ([`stream_error`]).
+struct NamedReader<'a> {
+    inner: Box<dyn BufRead + 'a>,
+    what: String,
+}
+
+impl Read for NamedReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                e
+            } else {
+                stream_error(&self.what, e)
+            }
+        })
+    }
+}
+
+impl BufRead for NamedReader<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let what = &self.what;
+        self.inner
+            .fill_buf()
+            .map_err(|e| if e.kind() == io::ErrorKind::Interrupted { e } else { stream_error(what, e) })
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n)
+    }
+}
+
 /// Reads all of stdin, up to [`MAX_INPUT`] bytes.
 /// Pre: none. Post: `Err` when reading fails or the input is larger than the limit.
 pub fn read_all(stdin: &mut dyn BufRead) -> Result<Vec<u8>, CliError> {
@@ -175,12 +235,13 @@ pub(crate) fn open_input<'a>(
 ) -> Result<Box<dyn BufRead + 'a>, CliError> {
     match p.operands().first().map(String::as_str) {
         Some(path) if path != "-" => {
-            let file =
-                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            let file = std::fs::File::open(path)
+                .map_err(|e| CliError::Io(stream_error(&format!("cannot open `{path}`"), e)))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(CliError::Invalid(format!("cannot read `{path}`: it is a directory")));
             }
-            Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+            let inner = Box::new(io::BufReader::with_capacity(1 << 16, file));
+            Ok(Box::new(NamedReader { inner, what: format!("reading `{path}`") }))
         }
         _ => {
             if stdin_tty {
@@ -249,6 +310,22 @@ fn top_help() -> String {
 /// Pre: none. Post: on `Ok`, the command's whole output was written to `io.stdout`; on
 /// `Err`, nothing the judge computed was written, and the error names the command.
 pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+    let mut stdin = NamedReader { inner: Box::new(&mut *io.stdin), what: "reading standard input".into() };
+    let mut stdout = NamedWriter { inner: &mut *io.stdout, what: "writing standard output" };
+    let mut stderr = NamedWriter { inner: &mut *io.stderr, what: "writing standard error" };
+    let mut named = Streams {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        stdin_tty: io.stdin_tty,
+        stdout_tty: io.stdout_tty,
+        stderr_tty: io.stderr_tty,
+    };
+    run_named(args, &mut named)
+}
+
+/// [`run`] with streams whose errors name them.
+fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {

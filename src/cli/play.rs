@@ -95,8 +95,9 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         let n: usize = flags.get_or("--cells", 0)?;
         if n > rows * cols {
             return Err(CliError::Usage(format!(
-                "--cells: {n} ship cells do not fit on a {rows}x{cols} board ({} cells)",
-                rows * cols
+                "--cells: {} do not fit on a {rows}x{cols} board ({})",
+                crate::words::count(n, "ship cell"),
+                crate::words::count(rows * cols, "cell")
             )));
         }
         Ships::Cells(n)
