@@ -201,3 +201,106 @@ fn the_judge_at_a_terminal_says_it_is_waiting() {
     );
     assert!(out.ends_with("\n1\n+.\n.X\n"), "{out:?}");
 }
+
+/// Parses each line of `text` as JSON with Python (skipped without python3).
+fn json_lines_parse(text: &str) -> Option<String> {
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", "import sys, json\nfor l in sys.stdin: print(repr(json.loads(l)))"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "not JSON: {text}");
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn the_judge_and_trace_write_json() {
+    let input = b"prob\n3 4 1\n0 0 2 E\n";
+    assert_eq!(stdout_of(&["--format", "json"], input), "{\"scans\": 6, \"grid\": [\"++X.\", \"XXXX\", \"..X.\"]}\n");
+    let lines = stdout_of(&["trace", "--format", "json"], input);
+    assert_eq!(lines.lines().count(), 1 + 6 + 1, "{lines}");
+    assert!(lines.starts_with("{\"strategy\": \"prob\", \"rows\": 3, \"cols\": 4, \"ships\": 1, \"ship_cells\": 2}\n"));
+    assert!(lines.contains(
+        "{\"scan\": 1, \"probe\": [1, 1], \"source\": \"matrix\", \"answer\": \"miss\", \"eliminated\": [], "
+    ));
+    assert!(lines.contains(
+        "\"matrix\": [[7, 9, 9, 7], [8, 10, 10, 8], [7, 9, 9, 7]], \"grid\": [\"OO..\", \".X..\", \"....\"]}\n"
+    ));
+    assert!(lines.ends_with("{\"scans\": 6, \"grid\": [\"++X.\", \"XXXX\", \"..X.\"]}\n"));
+    json_lines_parse(&lines);
+    let err = error_of(&["--format", "yaml"], input);
+    assert_eq!(err, "error: --format: expected text or json, got `yaml`\n");
+    // Names from a fleet file are escaped.
+    let dir = std::env::temp_dir().join(format!("spot-cli-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fleet = dir.join("fleet.txt");
+    std::fs::write(&fleet, "Y \"wing\" \\1\nXX\n").unwrap();
+    let fleet = fleet.to_str().unwrap();
+    let out = stdout_of(&["--fleet-file", fleet, "--strategy", "hunt", "--format", "json"], b"hunt\n2 3 1\n0 1 2 E\n");
+    assert!(out.contains("\"ships\": [{\"name\": \"Y \\\"wing\\\" \\\\1\", \"at\": [0, 1]}]"), "{out}");
+    if let Some(parsed) = json_lines_parse(&out) {
+        assert!(parsed.contains(r#"'Y "wing" \\1'"#), "{parsed}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn trace_limit_shows_the_first_scans_and_is_needed_on_large_boards() {
+    let input = b"prob\n3 4 1\n0 0 2 E\n";
+    let out = stdout_of(&["trace", "--limit", "1"], input);
+    assert_eq!(out.matches("\nscan ").count(), 1, "{out}");
+    assert!(out.ends_with("\n... 5 more scans not shown (--limit 1)\n\njudge output:\n6\n++X.\nXXXX\n..X.\n"), "{out}");
+    let json = stdout_of(&["trace", "--limit", "2", "--format", "json"], input);
+    assert!(json.contains("\n{\"scans_not_shown\": 4}\n{\"scans\": 6, "), "{json}");
+    let big = stdout_of(&["generate", "--rows", "101", "--cols", "100", "--fleet", "5"], b"");
+    let err = error_of(&["trace"], big.as_bytes());
+    assert!(err.starts_with("error: trace: the board has 10100 cells") && err.contains("give --limit N"), "{err}");
+    let out = stdout_of(&["trace", "--limit", "1"], big.as_bytes());
+    assert!(out.contains("likelihood matrix read to choose it: not shown (over 10000 cells)"), "{out:.300}");
+    let exact = stdout_of(&["trace", "--limit", "1000000"], input);
+    assert!(!exact.contains("not shown"));
+    assert!(exact.ends_with(&stdout_of(&[], input)));
+}
+
+#[test]
+fn colour_honours_no_color_and_dumb_terminals() {
+    let input = b"prob\n3 4 1\n0 0 2 E\n";
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_spot-the-ships"));
+        c.args(args).env_remove("NO_COLOR").env_remove("TERM");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let mut child = c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    assert!(run(&["trace", "--color", "always"], &[("NO_COLOR", "1")]).contains('\x1b'));
+    assert!(!run(&["trace"], &[]).contains('\x1b'), "a pipe is not a terminal");
+    assert!(!run(&["trace", "--color", "never"], &[]).contains('\x1b'));
+    // auto at a terminal: colour unless NO_COLOR (non-empty) or TERM=dumb.
+    let tty = |env: &str| at_a_terminal_env(env, "trace --color auto samples/02-prob.in");
+    if let Some(plain) = tty("TERM=xterm") {
+        assert!(plain.contains('\x1b'), "{plain}");
+        assert!(!tty("TERM=xterm NO_COLOR=1").unwrap().contains('\x1b'));
+        assert!(tty("TERM=xterm NO_COLOR=").unwrap().contains('\x1b'), "empty NO_COLOR is unset");
+        assert!(!tty("TERM=dumb").unwrap().contains('\x1b'));
+    }
+}
+
+/// Runs `args` with stdout on a pseudo-terminal (through `script`) under `env`.
+fn at_a_terminal_env(env: &str, args: &str) -> Option<String> {
+    std::process::Command::new("script").arg("--version").output().ok()?;
+    let command = format!("env -u NO_COLOR {env} {} {args} < /dev/null", env!("CARGO_BIN_EXE_spot-the-ships"));
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}

@@ -10,6 +10,8 @@ use crate::strategy::{self, DEFAULT_SEED};
 const FLAGS: &[Flag] = &[
     Flag::value("--strategy", "NAME", "play NAME, not the strategy on the input's first line"),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
+    Flag::value("--format", "F", "text (the judge's output), or json: one line\n{\"scans\": N, \"grid\": [ROW, ...]}")
+        .default("text"),
 ];
 
 /// The judge's command line.
@@ -36,6 +38,10 @@ OUTPUT
   The number of scans, then the final grid, one line per row:
     +  ship cell spotted          X  water scanned, or a cell known to be water
     O  ship cell never scanned    .  water never scanned
+  With a fleet of named or drawn ships, one line per ship comes first: NAME at
+  (r,c), or NAME: N possible places when ships that touch leave several.
+  --format json: {\"scans\": N, \"grid\": [\"++.\", ...]}, with \"ships\": [{\"name\",
+  \"at\": [r, c]} or {\"name\", \"places\": N}] before \"grid\" for such fleets.
 ",
     extra: Some(extra_help),
 };
@@ -49,6 +55,7 @@ fn extra_help() -> String {
 /// Pre: none. Post: on `Ok`, stdout holds the count line and the grid; on `Err`, nothing.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let seed = p.get_or("--seed", DEFAULT_SEED)?;
+    let json = super::wants_json(p)?;
     let rules = game::rules(p)?;
     let input = {
         let hint = "`spot-the-ships --help` for the format";
@@ -60,6 +67,11 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let name = p.text("--strategy").unwrap_or(&input.strategy);
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let record = strategy::solve(strategy.as_mut(), &mut board)?;
+    if json {
+        let ships = super::ship_json(&record, board.rules());
+        record.write_json(Some(&board), ships.as_deref(), io.stdout)?;
+        return Ok(());
+    }
     io.stdout.write_all(super::ship_lines(&record, board.rules()).as_bytes())?;
     record.write_output(Some(&board), io.stdout)?;
     Ok(())

@@ -267,6 +267,38 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}", tenths / 10.0)
 }
 
+/// The `--color` flag of every command that colours its output.
+pub(crate) const COLOR_FLAG: args::Flag = args::Flag::value(
+    "--color",
+    "WHEN",
+    "auto (colour when stdout is a terminal, NO_COLOR is unset\nor empty and TERM is not dumb), always or never",
+)
+.default("auto");
+
+/// Whether to colour: `--color`, and for `auto` the terminal and the environment.
+/// Pre: none. Post: `Err(Usage)` for a value other than auto, always or never.
+pub(crate) fn use_color(p: &args::Parsed, tty: bool) -> Result<bool, CliError> {
+    let when = p.choice("--color", &["auto", "always", "never"])?.unwrap_or("auto");
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    Ok(color_wanted(when, tty, env("NO_COLOR").is_some(), env("TERM").is_some_and(|t| t == "dumb")))
+}
+
+/// The colour rule: `always` and `never` win; `auto` colours a terminal unless
+/// `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
+fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
+    match when {
+        "always" => true,
+        "never" => false,
+        _ => tty && !no_color && !dumb,
+    }
+}
+
+/// True for `--format json`.
+/// Pre: none. Post: `Err(Usage)` for a value other than text or json.
+pub(crate) fn wants_json(p: &args::Parsed) -> Result<bool, CliError> {
+    Ok(p.choice("--format", &["text", "json"])? == Some("json"))
+}
+
 /// A command and the function that runs it once its arguments are read.
 struct Entry {
     spec: &'static args::Command,
@@ -398,44 +430,99 @@ fn dispatch(
     result.map_err(|e| e.of(spec.name))
 }
 
-/// Where each ship of a named or drawn fleet is, once every ship cell is found: one line
-/// per ship, `NAME at (r,c)` (the top-left corner of its drawing's box) when the answers
-/// leave one place, `NAME: N possible places` when ships that touch leave several.
-/// Empty for a fleet given as straight sizes (Problem G's output does not change).
-/// Pre: `record` is a finished scan under `rules`. Post: lines ending in `\n`.
-pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+/// Where a ship of a named or drawn fleet is, from the answers alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// One place: the top-left corner of its drawing's box.
+    At(crate::position::Position),
+    /// Ships that touch leave this many places for the ships of this kind.
+    Places(usize),
+    /// Too many places to list.
+    TooMany,
+}
+
+/// Where each ship of a named or drawn fleet is, once every ship cell is found, by
+/// name; empty for a fleet given as straight sizes (Problem G's output does not change).
+/// Pre: `record` is a finished scan under `rules`. Post: one entry per ship placed,
+/// one per kind otherwise.
+pub(crate) fn ship_places(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Vec<(String, Placed)> {
     use crate::posterior::{grid_of, locate, Evidence};
     let fleet = rules.fleet();
     if !fleet.is_named() && fleet.is_straight() {
-        return String::new();
+        return Vec::new();
     }
     let grid = grid_of(record);
     let ev =
         Evidence { rows: record.rows(), cols: record.cols(), grid: &grid, log: record.answers(), wrecks: &[], rules };
     let places = locate(&ev, 2_000_000);
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (k, kind) in fleet.kinds().iter().enumerate() {
         let list = match &places {
             Ok(Some(all)) => all.get(k).cloned().unwrap_or_default(),
             _ => {
-                let _ = writeln!(out, "{}: too many possible places to list", kind.name);
+                out.push((kind.name.clone(), Placed::TooMany));
                 continue;
             }
         };
         if list.len() == kind.count {
-            for ship in &list {
-                let _ = writeln!(out, "{} at {}", kind.name, ship.start);
-            }
+            out.extend(list.iter().map(|ship| (kind.name.clone(), Placed::At(ship.start))));
         } else {
-            let _ = writeln!(out, "{}: {} possible places", kind.name, list.len());
+            out.push((kind.name.clone(), Placed::Places(list.len())));
         }
     }
     out
 }
 
+/// [`ship_places`] as lines: `NAME at (r,c)`, `NAME: N possible places` or `NAME: too
+/// many possible places to list`.
+/// Pre: as `ship_places`. Post: lines ending in `\n`.
+pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+    let mut out = String::new();
+    for (name, placed) in ship_places(record, rules) {
+        let _ = match placed {
+            Placed::At(p) => writeln!(out, "{name} at {p}"),
+            Placed::Places(n) => writeln!(out, "{name}: {n} possible places"),
+            Placed::TooMany => writeln!(out, "{name}: too many possible places to list"),
+        };
+    }
+    out
+}
+
+/// [`ship_places`] as a JSON array of `{"name", "at": [r, c]}` or `{"name", "places":
+/// N}` (`null` when too many to count); `None` for a fleet of straight sizes.
+/// Pre: as `ship_places`. Post: valid JSON.
+pub(crate) fn ship_json(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Option<String> {
+    let places = ship_places(record, rules);
+    if places.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = places
+        .iter()
+        .map(|(name, placed)| {
+            let name = crate::json::string(name);
+            match placed {
+                Placed::At(p) => format!("{{\"name\": {name}, \"at\": [{}, {}]}}", p.row, p.col),
+                Placed::Places(n) => format!("{{\"name\": {name}, \"places\": {n}}}"),
+                Placed::TooMany => format!("{{\"name\": {name}, \"places\": null}}"),
+            }
+        })
+        .collect();
+    Some(format!("[{}]", items.join(", ")))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::percent;
+    use super::{color_wanted, percent};
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_environment() {
+        assert!(color_wanted("always", false, true, true));
+        assert!(!color_wanted("never", true, false, false));
+        assert!(color_wanted("auto", true, false, false));
+        assert!(!color_wanted("auto", false, false, false));
+        assert!(!color_wanted("auto", true, true, false), "NO_COLOR");
+        assert!(!color_wanted("auto", true, false, true), "TERM=dumb");
+    }
 
     #[test]
     fn percentages_are_exact_at_the_ends_only() {
