@@ -304,3 +304,77 @@ fn at_a_terminal_env(env: &str, args: &str) -> Option<String> {
         .unwrap();
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+#[test]
+fn advise_and_play_speak_battleship_coordinates() {
+    let grid = b"..X..\n.+...\n.....\n";
+    let out = stdout_of(&["advise", "--strategy", "prob", "--coords", "letters"], grid);
+    assert!(out.contains("\n   1  2  3  4  5\nA -1  2 -1  5  5\nB  2 -1  4  8  7\n"), "{out}");
+    assert!(out.contains("suggest: B3  (next to a hit, score 4)\ncertain water: A1 C1 C3\n"), "{out}");
+    let plain = stdout_of(&["advise", "--strategy", "prob"], grid);
+    assert!(plain.contains("suggest: (1,2)") && plain.contains("certain water: (0,0) (2,0) (2,2)"), "{plain}");
+    // play asks `? A1` and reads the answers as usual.
+    let out = stdout_of(
+        &["play", "--rows", "2", "--cols", "3", "--cells", "1", "--strategy", "linear", "--coords", "letters"],
+        b"m\nm\nm\nh\n",
+    );
+    assert_eq!(out, "? A1\n? A2\n? A3\n? B1\n1\n...\n+..\n".replace("1\n...", "4\nXXX"));
+    // Rows past Z are named as spreadsheets name columns.
+    let tall = stdout_of(&["advise", "--strategy", "prob", "--coords", "letters"], ".\n".repeat(28).as_bytes());
+    assert!(tall.contains("\n Z ") && tall.contains("\nAA ") && tall.contains("\nAB "), "{tall}");
+    let err = error_of(&["play", "--coords", "roman"], b"");
+    assert_eq!(err, "error: play: --coords: expected numbers or letters, got `roman`\n");
+}
+
+#[test]
+fn play_takes_back_the_last_answer() {
+    // linear asks (0,0), (0,1); `undo` takes back the miss at (0,0), which is asked again.
+    let args = ["play", "--rows", "1", "--cols", "3", "--cells", "1", "--strategy", "linear"];
+    assert_eq!(stdout_of(&args, b"miss\nundo\nhit\n"), "? 0 0\n? 0 1\n? 0 0\n1\n+..\n");
+    // Two undos in a row take back two answers; prob replays its own probes.
+    let out = stdout_of(&["play", "--rows", "3", "--cols", "3", "--cells", "1"], b"m\nm\nundo\nundo\nh\n");
+    let asked: Vec<&str> = out.lines().filter(|l| l.starts_with('?')).collect();
+    // Asked: a (miss), b (miss), c (undo: b again), b (undo: a again), a (hit).
+    assert_eq!(asked.len(), 5, "{out}");
+    assert_eq!((asked[0], asked[1]), (asked[4], asked[3]), "{out}");
+    assert!(out.ends_with("\n1\nX.X\n.+.\nX.X\n"), "{out}");
+    let out = common::run(&args, b"undo\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err, "error: play: answer `undo` before any other answer: nothing to undo\n");
+}
+
+#[test]
+fn play_refuses_what_can_never_be_played() {
+    let err = error_of(&["play", "--rows", "3", "--cols", "3", "--cells", "9"], b"");
+    assert!(err.contains("cannot fit on a 3x3 board when ships never touch (at most 8 ship cells)"), "{err}");
+    let err = error_of(&["play", "--rows", "3", "--cols", "3", "--cells", "10", "--rules", "classic"], b"");
+    assert!(err.contains("do not fit on a 3x3 board (9 cells)"), "{err}");
+    let long = format!("{}\n", "h".repeat(1_001));
+    let out = common::run(&["play", "--rows", "3", "--cols", "3", "--cells", "1"], long.as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.starts_with("error: play: answer `hhh")
+            && err.ends_with("...` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0\n"),
+        "{err}"
+    );
+    let err = error_of(&["play", "--rows", "100000", "--cols", "100000", "--cells", "1"], b"");
+    assert!(err.contains("more than the limit"), "{err}");
+}
+
+#[test]
+fn play_at_a_terminal_draws_the_board_and_undoes() {
+    let Some(out) = at_a_terminal(
+        "play --rows 2 --cols 3 --cells 1 --strategy linear --coords letters --color never",
+        "m\\n\\nundo\\nh\\n",
+    ) else {
+        return;
+    };
+    assert!(out.contains("answer each `? B7` with hit or miss (or undo)"), "{out}");
+    assert!(out.contains("? A1\n"), "{out}");
+    assert!(out.contains("  1 2 3\nA X . .\nB . . .\n"), "{out}");
+    assert!(out.contains("is not an answer: type hit or miss"), "{out}");
+    assert!(out.contains("took back the answer for A1\n  1 2 3\nA . . .\nB . . .\n? A1\n"), "{out}");
+    assert!(out.contains("  1 2 3\nA + . .\nB . . .\n1\n+..\n...\n"), "{out}");
+}
