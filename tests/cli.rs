@@ -378,3 +378,53 @@ fn play_at_a_terminal_draws_the_board_and_undoes() {
     assert!(out.contains("took back the answer for A1\n  1 2 3\nA . . .\nB . . .\n? A1\n"), "{out}");
     assert!(out.contains("  1 2 3\nA + . .\nB . . .\n1\n+..\n...\n"), "{out}");
 }
+
+/// Runs `args` under a 256 MB address-space limit (`ulimit -v`), feeding `stdin`.
+fn under_256_mb(args: &str, stdin: Vec<u8>) -> std::process::Output {
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 262144 && exec {} {args}", env!("CARGO_BIN_EXE_spot-the-ships")))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn advise_reads_a_stream_in_bounded_memory() {
+    // 64 MB of blank lines once cost 16 bytes a line (a gigabyte): now a few MB.
+    let blank = vec![b'\n'; 64 << 20];
+    let out = under_256_mb("advise", blank.clone());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: advise: empty input: expected a grid of `.`, `X` and `+`, one line per row\n"
+    );
+    let mut late = blank.clone();
+    late.extend_from_slice(b"...\n");
+    let out = under_256_mb("advise", late);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("error: advise: lines 1 to {} are blank: the grid must start on the first line\n", 64 << 20)
+    );
+    let mut trailing = b"...\n".to_vec();
+    trailing.extend_from_slice(&blank);
+    let out = under_256_mb("advise --strategy prob", trailing);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("likelihood"));
+    let out = under_256_mb("advise", vec![b'.'; 64 << 20]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: advise: the grid has at least 1 row of 1000001 cells, more than 1000000 cells\n"
+    );
+    let err = error_of(&["advise"], "..\n.é\n".as_bytes());
+    assert!(err.contains("cell (1,1) (row 1, column 1) holds `é`"), "{err}");
+}

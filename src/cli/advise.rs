@@ -3,7 +3,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
-use super::{read_input, CliError, Streams};
+use super::{open_input, CliError, Streams};
 use crate::fleet::Fleet;
 use crate::json;
 use crate::likelihood::Likelihood;
@@ -48,7 +48,9 @@ INPUT
   cell:
     .  unknown    X  water (a miss, or known water)    +  a hit
     #  a cell of a ship already sunk (it leaves the fleet: see --afloat)
-  All rows equally long; CRLF line ends and a final empty line are fine.
+  All rows equally long, at most 1,000,000 cells; CRLF line ends and empty
+  lines after the grid are fine. The input is read as a stream: reading stops
+  at the first error, and costs memory for the cells only.
 
 OUTPUT
   prob:  `likelihood (...)` and the statement's matrix: row score + column score
@@ -112,8 +114,11 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let json = flags.choice("--format", &["text", "json"])? == Some("json");
     let style = Style { json, letters: flags.choice("--coords", &["numbers", "letters"])? == Some("letters") };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    let bytes = read_input(flags, io, "`spot-the-ships advise --help` for the format")?;
-    let grid = state::parse(&bytes).map_err(|e| CliError::Invalid(e.to_string()))?;
+    let grid = {
+        let hint = "`spot-the-ships advise --help` for the format";
+        let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
+        state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
+    };
     let afloat = afloat(flags, &rules, &grid)?;
     let report = match mode {
         Mode::Prob => prob_report(&grid, flags.has("--fleet").then_some(&afloat), style)?,

@@ -22,9 +22,6 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Read, Write};
 
-/// Largest input read from stdin, in bytes.
-pub const MAX_INPUT: u64 = 1 << 30;
-
 /// Everything a command can fail with.
 #[derive(Debug)]
 pub enum CliError {
@@ -180,45 +177,6 @@ impl BufRead for NamedReader<'_> {
     }
     fn consume(&mut self, n: usize) {
         self.inner.consume(n)
-    }
-}
-
-/// Reads all of stdin, up to [`MAX_INPUT`] bytes.
-/// Pre: none. Post: `Err` when reading fails or the input is larger than the limit.
-pub fn read_all(stdin: &mut dyn BufRead) -> Result<Vec<u8>, CliError> {
-    read_limited(stdin, "the input")
-}
-
-/// Reads all of `from` (named `what` in errors), up to [`MAX_INPUT`] bytes.
-fn read_limited(from: &mut dyn Read, what: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    io::Read::take(from, MAX_INPUT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Invalid(format!("reading {what}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(CliError::Invalid(format!("{what} is larger than the limit of {MAX_INPUT} bytes")));
-    }
-    Ok(bytes)
-}
-
-/// Reads the command's input: the file named by its operand, or standard input when
-/// there is none or it is `-`. At a terminal with nothing piped in, says on stderr that
-/// it is waiting (`hint`: how to get help).
-/// Pre: none. Post: `Err` naming the file when it cannot be read.
-pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> Result<Vec<u8>, CliError> {
-    match p.operands().first().map(String::as_str) {
-        Some(path) if path != "-" => {
-            let mut file =
-                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
-            read_limited(&mut file, &format!("`{path}`"))
-        }
-        _ => {
-            if io.stdin_tty {
-                writeln!(io.stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
-                io.stderr.flush()?;
-            }
-            read_all(io.stdin)
-        }
     }
 }
 
