@@ -428,3 +428,25 @@ fn advise_reads_a_stream_in_bounded_memory() {
     let err = error_of(&["advise"], "..\n.é\n".as_bytes());
     assert!(err.contains("cell (1,1) (row 1, column 1) holds `é`"), "{err}");
 }
+
+#[test]
+fn the_judge_tries_every_strategy() {
+    let input = std::fs::read(sample("02-prob.in")).unwrap();
+    let all = stdout_of(&["--strategy", "all"], &input);
+    assert!(all.starts_with("linear      28\nsmart       18\nprob        11\n"), "{all}");
+    assert_eq!(all.lines().count(), 9, "{all}");
+    let json = stdout_of(&["--strategy", "all", "--format", "json"], &input);
+    assert!(json.starts_with("{\"strategies\": [{\"name\": \"linear\", \"scans\": 28}, "), "{json}");
+    json_lines_parse(&json);
+    // Under rules where ships touch, only the strategies that can play them.
+    let classic = stdout_of(&["generate", "--rules", "classic", "--strategy", "hunt"], b"");
+    let all = stdout_of(&["--rules", "classic", "--strategy", "all"], classic.as_bytes());
+    assert!(!all.contains("prob") && all.contains("hunt "), "{all}");
+}
+
+#[test]
+fn generate_with_an_empty_fleet_makes_an_empty_bay() {
+    let out = stdout_of(&["generate", "--fleet", ""], b"");
+    assert_eq!(out, "prob\n10 10 0\n\n");
+    assert_eq!(stdout_of(&[], out.as_bytes()), format!("0\n{}", "..........\n".repeat(10)));
+}
