@@ -450,3 +450,23 @@ fn generate_with_an_empty_fleet_makes_an_empty_bay() {
     assert_eq!(out, "prob\n10 10 0\n\n");
     assert_eq!(stdout_of(&[], out.as_bytes()), format!("0\n{}", "..........\n".repeat(10)));
 }
+
+#[test]
+fn documents_link_only_to_files_in_the_repository() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for doc in ["README.md", "report/benchmarks.md", "report/spec.md", "report/report.md"] {
+        let path = root.join(doc);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let dir = path.parent().unwrap();
+        for (k, _) in text.match_indices("](") {
+            let target: String = text[k + 2..].chars().take_while(|&c| c != ')' && c != ' ').collect();
+            let target = target.split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") {
+                continue;
+            }
+            assert!(!target.contains(".."), "{doc} links outside the repository: {target}");
+            assert!(dir.join(target).exists(), "{doc} links to a missing file: {target}");
+        }
+        assert!(!text.contains("shared/SPEC.md"), "{doc} names a file outside the repository");
+    }
+}
