@@ -470,3 +470,30 @@ fn documents_link_only_to_files_in_the_repository() {
         assert!(!text.contains("shared/SPEC.md"), "{doc} names a file outside the repository");
     }
 }
+
+#[test]
+fn progress_of_slow_strategies_counts_single_games() {
+    // bayes plays a few hundred games a second: the line on a terminal's stderr moves
+    // several times a second, by single games, not by blocks of 1,024.
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to make a terminal");
+        return;
+    }
+    let command = format!(
+        "{} simulate --games 500 --strategies bayes --threads 1 --format csv > /dev/null",
+        env!("CARGO_BIN_EXE_spot-the-ships")
+    );
+    let out = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let shown: Vec<f64> =
+        text.split('\r').filter_map(|l| l.trim().split('%').next().and_then(|p| p.trim().parse().ok())).collect();
+    if shown.is_empty() {
+        eprintln!("skipped: the run took under a second here");
+        return;
+    }
+    let mut distinct = shown.clone();
+    distinct.dedup();
+    assert!(distinct.len() >= 2 || shown.len() == 1, "{text:?}");
+    // 500 games: one game is 0.2%; a block of 1,024 games would jump straight to 100%.
+    assert!(shown.iter().any(|&p| p > 0.0 && p < 100.0), "{text:?}");
+}
