@@ -497,3 +497,17 @@ fn progress_of_slow_strategies_counts_single_games() {
     // 500 games: one game is 0.2%; a block of 1,024 games would jump straight to 100%.
     assert!(shown.iter().any(|&p| p > 0.0 && p < 100.0), "{text:?}");
 }
+
+#[test]
+fn strategy_lists_accept_all_everywhere() {
+    let dir = std::env::temp_dir().join(format!("spot-cli-all-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = stdout_of(&["testset", "--strategies", "all", "--random", "0", "--out", d, "--format", "kattis"], b"");
+    assert!(out.contains("(6 samples, 153 edge, 0 random)"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let input = std::fs::read(sample("02-prob.in")).unwrap();
+    let err = error_of(&["trace", "--strategy", "all"], &input);
+    assert!(err.contains("a trace follows one strategy"), "{err}");
+    let csv = stdout_of(&["simulate", "--games", "2", "--strategies", "all", "--format", "csv"], b"");
+    assert!(csv.contains("\ndensity,") && csv.contains("\nbayes,"), "{csv}");
+}

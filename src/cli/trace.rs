@@ -96,6 +96,12 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         )));
     }
     let name = flags.text("--strategy").unwrap_or(&input.strategy);
+    if name == "all" {
+        return Err(CliError::Usage(
+            "--strategy all: a trace follows one strategy; try `spot-the-ships --strategy all FILE` to compare them"
+                .into(),
+        ));
+    }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut sonar = board.clone();
     let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
