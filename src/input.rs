@@ -222,7 +222,7 @@ impl fmt::Display for InputError {
             InputError::LongToken { line } => {
                 write!(f, "line {line}: a word longer than {MAX_TOKEN} bytes (no value of a judge input is that long)")
             }
-            InputError::Read(e) => write!(f, "reading the input: {e}"),
+            InputError::Read(e) => write!(f, "{e}"),
         }
     }
 }

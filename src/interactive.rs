@@ -11,6 +11,13 @@
 //! again; over pipes it fails ([`ProbeError::BadAnswer`]). The end of input fails with
 //! [`ProbeError::Closed`].
 //!
+//! # Undo and coordinates
+//! The answer `undo` takes back the last answer ([`Interactive::undo_requested`]): the
+//! caller starts the strategy again on a new sonar made [`Interactive::replaying`] the
+//! answers before it, which answers the same probes without asking. With letters
+//! ([`Interactive::with_letters`]) the questions are `? B7` (row B, column 7: rows A,
+//! B, ... Z, AA, AB, ...; columns from 1).
+//!
 //! # Rules
 //! An answer the rules make impossible is refused: a hit beyond the announced number
 //! of ship cells, a sunk ship more than the fleet has, and, when straight ships may not
@@ -25,8 +32,10 @@ use crate::protocol::{parse_reply, read_line, Header, Reply};
 use crate::rules::{Rules, Sunk};
 use crate::ship::MAX_SHIP;
 use crate::sonar::{Answer, ProbeError, Sonar};
-use std::collections::HashMap;
+use std::cell::Cell;
+use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufRead, Write};
+use std::rc::Rc;
 
 /// What is announced about the ships.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +56,52 @@ pub struct Lines<'a> {
     pub notes: &'a mut dyn Write,
 }
 
+/// A cell not asked yet.
+const UNASKED: u8 = 0;
+/// A cell answered `miss`.
+const MISS: u8 = 1;
+/// A cell answered `hit`.
+const HIT: u8 = 2;
+/// A cell answered `sunk`.
+const SUNK: u8 = 3;
+
+/// The row's name in letters: 0 is `A`, 25 `Z`, 26 `AA` (as spreadsheets name columns).
+/// Pre: none. Post: one or more capital letters.
+pub fn row_letters(row: usize) -> String {
+    let mut n = row + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        let k = (n - 1) % 26;
+        out.push(b'A' + k as u8);
+        n = (n - 1) / 26;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `pos` as a player names it: `B7` (row letters, column from 1).
+/// Pre: none. Post: `parse_letters` reads it back.
+pub fn letters(pos: Position) -> String {
+    format!("{}{}", row_letters(pos.row), pos.col + 1)
+}
+
+/// The cell named `B7` (or `b7`, `AA10`): row letters, then the column from 1.
+/// Pre: none. Post: `None` unless it is letters then a number of at least 1.
+pub fn parse_letters(text: &str) -> Option<Position> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_alphabetic())?;
+    let (word, number) = text.split_at(split);
+    if word.is_empty() || word.len() > 12 {
+        return None;
+    }
+    let mut row: usize = 0;
+    for b in word.bytes() {
+        row = row.checked_mul(26)?.checked_add(usize::from(b.to_ascii_uppercase() - b'A') + 1)?;
+    }
+    let col: usize = number.parse().ok()?;
+    Some(Position::new(row.checked_sub(1)?, col.checked_sub(1)?))
+}
+
 /// The interactive sonar.
 pub struct Interactive<'a> {
     rows: usize,
@@ -59,8 +114,19 @@ pub struct Interactive<'a> {
     output: &'a mut dyn Write,
     notes: &'a mut dyn Write,
     retry: bool,
-    /// Answers given so far, by row-major index.
-    answers: HashMap<usize, Answer>,
+    /// Answers given so far, one byte per cell (row-major): [`UNASKED`], [`MISS`],
+    /// [`HIT`] or [`SUNK`] (its kind, if named, in `sunk_kinds`).
+    answers: Vec<u8>,
+    /// The kind named by each `sunk NAME` answer, by cell.
+    sunk_kinds: HashMap<usize, usize>,
+    /// The cells answered, in order (what `undo` takes back and a replay repeats).
+    log: Vec<u32>,
+    /// Answers to give again without asking, first first.
+    replay: VecDeque<(Position, Answer)>,
+    /// How many answers are left to replay, shared with whoever draws the board.
+    replay_left: Rc<Cell<usize>>,
+    undo: bool,
+    letters: bool,
     hits: usize,
     /// Sunk answers so far, by kind (the last entry: unnamed ones).
     sunk: Vec<usize>,
@@ -75,6 +141,21 @@ impl<'a> Interactive<'a> {
     /// explained on `lines.notes` and asked again; otherwise they fail.
     /// Pre: `rows, cols >= 1`. Post: nothing asked yet.
     pub fn new(game: Header, ships: Ships, lines: Lines<'a>, retry: bool) -> Interactive<'a> {
+        Interactive::replaying(game, ships, lines, retry, Vec::new(), Rc::default())
+    }
+
+    /// As [`Interactive::new`], first giving the answers of `replay` (in order, without
+    /// asking) to the probes of the same cells; `replay_left` counts the answers still
+    /// to give. A probe of another cell ends the replay.
+    /// Pre: as `new`. Post: `replay_left` holds `replay.len()`.
+    pub fn replaying(
+        game: Header,
+        ships: Ships,
+        lines: Lines<'a>,
+        retry: bool,
+        replay: Vec<(Position, Answer)>,
+        replay_left: Rc<Cell<usize>>,
+    ) -> Interactive<'a> {
         let Header { rows, cols, rules } = game;
         let Lines { input, output, notes } = lines;
         let (ship_cells, fleet_known) = match ships {
@@ -94,11 +175,65 @@ impl<'a> Interactive<'a> {
             output,
             notes,
             retry,
-            answers: HashMap::new(),
+            answers: Vec::new(),
+            sunk_kinds: HashMap::new(),
+            log: Vec::new(),
+            replay: {
+                replay_left.set(replay.len());
+                replay.into()
+            },
+            replay_left,
+            undo: false,
+            letters: false,
             hits: 0,
             sunk: vec![0; kinds + 1],
             questions: 0,
             contradiction: None,
+        }
+    }
+
+    /// Asks `? B7` rather than `? 1 6`.
+    /// Pre: none. Post: questions and notes name cells in letters.
+    pub fn with_letters(mut self, letters: bool) -> Interactive<'a> {
+        self.letters = letters;
+        self
+    }
+
+    /// True when the last answer read was `undo`: the probe failed, and the game is to
+    /// start again from [`Interactive::kept_answers`].
+    /// Pre: none. Post: no change.
+    pub fn undo_requested(&self) -> bool {
+        self.undo
+    }
+
+    /// The cell of the last answer given, if any.
+    /// Pre: none. Post: no change.
+    pub fn last_cell(&self) -> Option<Position> {
+        self.log.last().map(|&i| Position::from_index(i as usize, self.cols.max(1)))
+    }
+
+    /// The answers given before the one undone, in order.
+    /// Pre: none. Post: no change.
+    pub fn kept_answers(&self) -> Vec<(Position, Answer)> {
+        let kept = self.log.len() - usize::from(self.undo && !self.log.is_empty());
+        let cols = self.cols.max(1);
+        self.log
+            .iter()
+            .take(kept)
+            .filter_map(|&i| {
+                let i = i as usize;
+                self.answer_at(i).map(|a| (Position::from_index(i, cols), a))
+            })
+            .collect()
+    }
+
+    /// The answer recorded for cell `i`, if any.
+    fn answer_at(&self, i: usize) -> Option<Answer> {
+        match self.answers.get(i).copied().unwrap_or(UNASKED) {
+            MISS => Some(Answer::Miss),
+            HIT => Some(Answer::Hit),
+            SUNK => Some(Answer::Sunk(self.sunk_kinds.get(&i).copied())),
+            _ => None,
         }
     }
 
@@ -115,7 +250,7 @@ impl<'a> Interactive<'a> {
     }
 
     fn is_hit(&self, pos: Position) -> bool {
-        self.answers.get(&pos.index(self.cols)).is_some_and(|a| a.is_hit())
+        self.answer_at(pos.index(self.cols)).is_some_and(|a| a.is_hit())
     }
 
     /// Hits in a straight line from `pos` (excluded) in direction `dir`.
@@ -135,7 +270,9 @@ impl<'a> Interactive<'a> {
             return None;
         }
         if self.hits >= self.ship_cells {
-            return Some(format!("{pos} is a hit, but all {} ship cells were already found", self.ship_cells));
+            let all = crate::words::count(self.ship_cells, "ship cell");
+            let verb = if self.ship_cells == 1 { "was" } else { "were" };
+            return Some(format!("{pos} is a hit, but {all} {verb} already found"));
         }
         if let Answer::Sunk(kind) = answer {
             let fleet = self.rules.fleet();
@@ -193,18 +330,33 @@ impl<'a> Interactive<'a> {
     fn ask(&mut self, pos: Position) -> Result<Answer, ProbeError> {
         let io_error = |e: io::Error| ProbeError::Io(e.to_string());
         loop {
-            writeln!(self.output, "? {} {}", pos.row, pos.col).map_err(io_error)?;
+            if self.letters {
+                writeln!(self.output, "? {}", letters(pos)).map_err(io_error)?;
+            } else {
+                writeln!(self.output, "? {} {}", pos.row, pos.col).map_err(io_error)?;
+            }
             self.output.flush().map_err(io_error)?;
             let Some((line, too_long)) = read_line(self.input).map_err(io_error)? else {
                 return Err(ProbeError::Closed);
             };
+            if !too_long && line.trim_ascii().eq_ignore_ascii_case(b"undo") {
+                if !self.log.is_empty() {
+                    self.undo = true;
+                    return Err(ProbeError::Io("undo".into()));
+                }
+                if !self.retry {
+                    return Err(ProbeError::Io("answer `undo` before any other answer: nothing to undo".into()));
+                }
+                writeln!(self.notes, "nothing to undo yet").map_err(io_error)?;
+                continue;
+            }
             let reply = if too_long { None } else { parse_reply(&line) };
             let shown = crate::input::shown(line.trim_ascii());
             let shown = if too_long { format!("{shown}...") } else { shown };
             let why = match reply.clone().map(|r| self.answer_of(r)) {
                 Some(Ok(answer)) => return Ok(answer),
                 Some(Err(why)) => why,
-                None => "type hit or miss (or h/m, 1/0), or sunk when a ship is complete".to_string(),
+                None => "type hit or miss (or h/m, 1/0), sunk when a ship is complete, or undo".to_string(),
             };
             if !self.retry {
                 return Err(match reply {
@@ -244,18 +396,44 @@ impl Sonar for Interactive<'_> {
             return Err(ProbeError::Io(format!("internal: {pos} is outside the board")));
         }
         let i = pos.index(self.cols);
-        if let Some(&known) = self.answers.get(&i) {
+        if let Some(known) = self.answer_at(i) {
             return Ok(known);
         }
         if let Some(why) = &self.contradiction {
             return Err(ProbeError::Io(format!("contradiction: {why}")));
         }
+        if self.answers.is_empty() {
+            self.answers = crate::memory::filled(self.rows.saturating_mul(self.cols), UNASKED)
+                .map_err(|e| ProbeError::Io(crate::memory::Shortage::of(self.rows, self.cols, e).to_string()))?;
+        }
         self.questions += 1;
-        let answer = self.ask(pos)?;
-        if let Some(why) = self.refuse(pos, answer) {
+        let replayed = match self.replay.front() {
+            Some(&(p, a)) if p == pos => {
+                self.replay.pop_front();
+                Some(a)
+            }
+            Some(_) => {
+                self.replay.clear();
+                None
+            }
+            None => None,
+        };
+        self.replay_left.set(self.replay.len());
+        let answer = loop {
+            let answer = match replayed {
+                Some(a) => a,
+                None => self.ask(pos)?,
+            };
+            let Some(why) = self.refuse(pos, answer) else { break answer };
+            if self.retry && replayed.is_none() {
+                // A person can answer again (or undo an earlier answer).
+                let io_error = |e: io::Error| ProbeError::Io(e.to_string());
+                writeln!(self.notes, "that answer is impossible: {why}; answer again, or undo").map_err(io_error)?;
+                continue;
+            }
             self.contradiction = Some(why.clone());
             return Err(ProbeError::Io(format!("contradiction: {why}")));
-        }
+        };
         if answer.is_hit() {
             self.hits += 1;
         }
@@ -265,7 +443,20 @@ impl Sonar for Interactive<'_> {
                 *n += 1;
             }
         }
-        self.answers.insert(i, answer);
+        if let Some(slot) = self.answers.get_mut(i) {
+            *slot = match answer {
+                Answer::Miss => MISS,
+                Answer::Hit => HIT,
+                Answer::Sunk(kind) => {
+                    if let Some(k) = kind {
+                        self.sunk_kinds.insert(i, k);
+                    }
+                    SUNK
+                }
+            };
+        }
+        crate::memory::push(&mut self.log, i as u32)
+            .map_err(|e| ProbeError::Io(crate::memory::Shortage::of(self.rows, self.cols, e).to_string()))?;
         Ok(answer)
     }
 }
@@ -327,6 +518,23 @@ mod tests {
     }
 
     #[test]
+    fn cells_in_letters() {
+        assert_eq!(letters(Position::new(1, 6)), "B7");
+        assert_eq!(row_letters(25), "Z");
+        assert_eq!(row_letters(26), "AA");
+        assert_eq!(row_letters(27), "AB");
+        assert_eq!(row_letters(26 * 27), "AAA");
+        for row in [0, 1, 25, 26, 51, 52, 701, 702, 100_000] {
+            let p = Position::new(row, 9);
+            assert_eq!(parse_letters(&letters(p)), Some(p), "{}", letters(p));
+        }
+        assert_eq!(parse_letters("b7"), Some(Position::new(1, 6)));
+        for bad in ["B0", "7", "B", "B-1", "BB7x", "", "é1"] {
+            assert_eq!(parse_letters(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn asks_and_reads() {
         let (r, out, _) = sonar_run("hit\nmiss\n", false, Ships::Cells(2), &[(0, 1), (2, 3), (0, 1)]);
         assert_eq!(r, vec!["true", "false", "true"]);
@@ -360,7 +568,7 @@ mod tests {
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(3), &[(0, 0), (1, 1)]);
         assert!(r[1].contains("contradiction: (1,1) is a hit diagonal to the hit (0,0)"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(1), &[(0, 0), (2, 2)]);
-        assert!(r[1].contains("all 1 ship cells"), "{r:?}");
+        assert!(r[1].contains("but 1 ship cell was already found"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (0, 1), (0, 2)]);
         assert!(r[2].contains("3 hits in a line, but the longest ship has 2"), "{r:?}");
         let mut input: &[u8] = b"1\n1\n";

@@ -45,3 +45,4 @@ pub mod sonar;
 pub mod state;
 pub mod strategy;
 pub mod trace;
+pub(crate) mod words;

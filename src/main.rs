@@ -14,7 +14,8 @@ fn main() -> ExitCode {
     let mut err = stderr.lock();
     let mut streams =
         Streams { stdin: &mut stdin.lock(), stdout: &mut out, stderr: &mut err, stdin_tty, stdout_tty, stderr_tty };
-    let result = cli::run(&args, &mut streams).and_then(|()| out.flush().map_err(cli::CliError::from));
+    let result = cli::run(&args, &mut streams)
+        .and_then(|()| out.flush().map_err(|e| cli::CliError::Io(cli::stream_error("writing standard output", e))));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`| head`): stop quietly, as command-line tools do.

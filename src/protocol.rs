@@ -226,7 +226,11 @@ pub fn parse_probe(line: &[u8]) -> Result<Position, String> {
             (Ok(r), Ok(c)) => Ok(Position::new(r, c)),
             _ => Err(format!("`{shown}`: the row and column must be whole numbers from 0")),
         },
-        _ => Err(format!("`{shown}` is not a probe: expected `? ROW COL`")),
+        // `play --coords letters` asks `? B7`.
+        ["?", cell] if cell.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+            crate::interactive::parse_letters(cell).ok_or_else(|| format!("`{shown}`: expected a cell like B7"))
+        }
+        _ => Err(format!("`{shown}` is not a probe: expected `? ROW COL` (or `? B7`)")),
     }
 }
 

@@ -322,6 +322,54 @@ impl ScanRecord {
         writeln!(out, "{}", self.scans)?;
         self.write_grid(board, out)
     }
+
+    /// Writes the judge's output as one JSON line, `{"scans": N, "grid": [ROW, ...]}`
+    /// (each row a string drawn as in [`ScanRecord::render_grid`]), with `"ships":
+    /// SHIPS` before the grid when `ships` (a JSON value) is given; the grid is written a
+    /// row at a time.
+    /// Pre: as `render_grid`; `ships` is valid JSON. Post: one line ending in `\n`.
+    pub fn write_json(&self, board: Option<&Board>, ships: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+        write!(out, "{{\"scans\": {}, ", self.scans)?;
+        if let Some(ships) = ships {
+            write!(out, "\"ships\": {ships}, ")?;
+        }
+        out.write_all(b"\"grid\": [")?;
+        // The grid's rows, each becoming a JSON string (its characters need no escape).
+        let mut rows = RowsAsJson { out, first: true, open: false };
+        self.write_grid(board, &mut rows)?;
+        out.write_all(b"]}\n")
+    }
+}
+
+/// A writer that turns the grid's lines into JSON strings separated by commas.
+struct RowsAsJson<'a> {
+    out: &'a mut dyn Write,
+    first: bool,
+    open: bool,
+}
+
+impl Write for RowsAsJson<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for part in buf.split_inclusive(|&b| b == b'\n') {
+            if !self.open {
+                self.out.write_all(if self.first { b"\"" } else { b", \"" })?;
+                self.first = false;
+                self.open = true;
+            }
+            match part.strip_suffix(b"\n") {
+                Some(row) => {
+                    self.out.write_all(row)?;
+                    self.out.write_all(b"\"")?;
+                    self.open = false;
+                }
+                None => self.out.write_all(part)?,
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 #[cfg(test)]

@@ -43,7 +43,11 @@ impl fmt::Display for ScanError {
             ScanError::Outside(p) => write!(f, "internal: strategy probed {p}, outside the board"),
             ScanError::Repeated(p) => write!(f, "internal: strategy probed {p} twice"),
             ScanError::Exhausted { found, expected } => {
-                write!(f, "contradiction: no cell is left to scan but only {found} of {expected} ship cells were found")
+                write!(
+                    f,
+                    "contradiction: no cell is left to scan but only {found} of {} were found",
+                    crate::words::count(*expected, "ship cell")
+                )
             }
             ScanError::Contradiction(why) => write!(f, "contradiction: {why}"),
             ScanError::OutOfMemory(e) => write!(f, "{e}"),
@@ -310,8 +314,9 @@ impl<'a> Scan<'a> {
     fn check_hit(&self, pos: Position) -> Result<(), ScanError> {
         if self.is_done() {
             return Err(ScanError::Contradiction(format!(
-                "{pos} is a hit, but all {} ship cells were already found",
-                self.ship_cells()
+                "{pos} is a hit, but {} already found",
+                crate::words::count(self.ship_cells(), "ship cell")
+                    + if self.ship_cells() == 1 { " was" } else { " were" }
             )));
         }
         let rules = self.rules();

@@ -20,6 +20,7 @@ use crate::position::Position;
 use crate::record::CellState;
 use crate::runs::{self, Run, RunError};
 use crate::ship::MAX_SHIP;
+use crate::words::count;
 use std::fmt;
 
 /// Largest grid accepted, in cells (a game someone is advised on, drawn back in full).
@@ -46,6 +47,13 @@ pub enum StateError {
         /// What.
         ch: char,
     },
+    /// Blank lines before the first row (lines 1 to `blank`).
+    BlankStart {
+        /// How many.
+        blank: usize,
+    },
+    /// Reading the grid failed (the message names the stream).
+    Read(String),
     /// More cells than [`MAX_CELLS`].
     TooLarge {
         /// Rows read so far.
@@ -113,8 +121,13 @@ impl fmt::Display for StateError {
                 pos.col,
                 ch.escape_debug()
             ),
+            StateError::BlankStart { blank } => {
+                let lines = if *blank == 1 { "line 1 is".to_string() } else { format!("lines 1 to {blank} are") };
+                write!(f, "{lines} blank: the grid must start on the first line")
+            }
+            StateError::Read(e) => write!(f, "{e}"),
             StateError::TooLarge { rows, cols } => {
-                write!(f, "the grid has at least {rows} rows of {cols} cells, more than {MAX_CELLS} cells")
+                write!(f, "the grid has at least {} of {cols} cells, more than {MAX_CELLS} cells", count(*rows, "row"))
             }
             StateError::DiagonalHits { first, second } => {
                 write!(f, "the hits {first} and {second} touch diagonally, and ships never touch")
@@ -124,11 +137,15 @@ impl fmt::Display for StateError {
                 "the {len} hits in a line from {start} are longer than any ship that can hold them ({max} cells)"
             ),
             StateError::TooManyHits { hits, cells } => {
-                write!(f, "the grid has {hits} hits but the fleet has only {cells} ship cells")
+                write!(f, "the grid has {} but the fleet has only {}", count(*hits, "hit"), count(*cells, "ship cell"))
             }
             StateError::NoRoom { missing, open } => write!(
                 f,
-                "{missing} ship cells of the fleet are still missing but only {open} unknown cells may hold them"
+                "{} of the fleet {} still missing but only {} may hold {}",
+                count(*missing, "ship cell"),
+                if *missing == 1 { "is" } else { "are" },
+                count(*open, "unknown cell"),
+                if *missing == 1 { "it" } else { "them" }
             ),
             StateError::TouchesWreck { hit, wreck } => {
                 write!(f, "the hit {hit} touches the sunk ship's cell {wreck}, and ships never touch")
@@ -159,42 +176,144 @@ pub struct StateGrid {
 /// Pre: none. Post: `Ok` grids have at least one row and one column, all rows equally
 /// long; errors name the first bad row or cell.
 pub fn parse(bytes: &[u8]) -> Result<StateGrid, StateError> {
-    let text = String::from_utf8_lossy(bytes);
-    let mut lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    let Some(first) = lines.first() else { return Err(StateError::Empty) };
-    let cols = first.chars().count();
-    if cols == 0 {
-        return Err(StateError::Ragged { row: 1, found: lines.get(1).map_or(0, |l| l.chars().count()), expected: 0 });
-    }
-    let mut cells = Vec::with_capacity(cols.saturating_mul(lines.len()).min(MAX_CELLS));
-    let mut wrecks = Vec::with_capacity(cells.capacity());
-    for (row, line) in lines.iter().enumerate() {
-        if cells.len() + cols > MAX_CELLS {
-            return Err(StateError::TooLarge { rows: row + 1, cols });
+    read(&mut &*bytes)
+}
+
+/// Reads a grid as [`parse`] does, from a stream: it keeps the cells (two bytes each)
+/// and nothing else, so blank lines and long lines cost no memory, and it stops at the
+/// first error (blank lines before the first row are counted to the first row, or to
+/// the end of an input that has no row).
+/// Pre: none. Post: as `parse`; `Read` when the stream fails.
+pub fn read(input: &mut dyn std::io::BufRead) -> Result<StateGrid, StateError> {
+    let mut g = GridReader::default();
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(StateError::Read(e.to_string())),
+        };
+        if chunk.is_empty() {
+            break;
         }
-        let mut found = 0;
-        for (col, ch) in line.chars().enumerate() {
-            let state = match ch {
-                '.' => CellState::Unknown,
-                'X' | 'x' => CellState::Miss,
-                '+' => CellState::Hit,
-                '#' => CellState::Eliminated,
-                _ => return Err(StateError::BadChar { pos: Position::new(row, col), ch }),
-            };
-            if col < cols {
-                cells.push(state);
-                wrecks.push(ch == '#');
+        let n = chunk.len();
+        for (k, &b) in chunk.iter().enumerate() {
+            g.byte(b, chunk.get(k..).unwrap_or_default())?;
+        }
+        input.consume(n);
+    }
+    g.finish()
+}
+
+/// The state of [`read`] between bytes.
+#[derive(Default)]
+struct GridReader {
+    cells: Vec<CellState>,
+    wrecks: Vec<bool>,
+    /// Columns of the first row (`None` until it ends).
+    cols: Option<usize>,
+    /// Rows ended (blank lines after the grid not counted).
+    rows: usize,
+    /// Characters in the current line.
+    col: usize,
+    /// Blank lines before the first row, or after the last.
+    blank: usize,
+    /// A `\r` waiting to see whether `\n` follows.
+    cr: bool,
+}
+
+impl GridReader {
+    /// Takes one byte; `rest` starts with it (to decode a character that is not ASCII).
+    fn byte(&mut self, b: u8, rest: &[u8]) -> Result<(), StateError> {
+        if self.cr {
+            self.cr = false;
+            if b != b'\n' {
+                self.cell(b'\r', b"\r")?;
             }
-            found += 1;
         }
-        if found != cols {
-            return Err(StateError::Ragged { row, found, expected: cols });
+        match b {
+            b'\n' => self.end_line(),
+            b'\r' => {
+                self.cr = true;
+                Ok(())
+            }
+            _ => self.cell(b, rest),
         }
     }
-    Ok(StateGrid { rows: lines.len(), cols, cells, wrecks })
+
+    /// A character of the current line.
+    fn cell(&mut self, b: u8, rest: &[u8]) -> Result<(), StateError> {
+        if self.col == 0 {
+            if self.rows == 0 && self.cols.is_none() && self.blank > 0 {
+                return Err(StateError::BlankStart { blank: self.blank });
+            }
+            if self.blank > 0 {
+                // A row after a blank line: the blank line was a row of no cells.
+                let expected = self.cols.unwrap_or(0);
+                return Err(StateError::Ragged { row: self.rows, found: 0, expected });
+            }
+            if let Some(cols) = self.cols {
+                if (self.rows + 1).saturating_mul(cols) > MAX_CELLS {
+                    return Err(StateError::TooLarge { rows: self.rows + 1, cols });
+                }
+            }
+        }
+        let state = match b {
+            b'.' => CellState::Unknown,
+            b'X' | b'x' => CellState::Miss,
+            b'+' => CellState::Hit,
+            b'#' => CellState::Eliminated,
+            _ => {
+                let ch = if b < 0x80 {
+                    char::from(b)
+                } else {
+                    let n = rest.len().min(4);
+                    (1..=n)
+                        .find_map(|k| std::str::from_utf8(rest.get(..k)?).ok()?.chars().next())
+                        .unwrap_or(char::REPLACEMENT_CHARACTER)
+                };
+                return Err(StateError::BadChar { pos: Position::new(self.rows, self.col), ch });
+            }
+        };
+        match self.cols {
+            None if self.col >= MAX_CELLS => return Err(StateError::TooLarge { rows: 1, cols: self.col + 1 }),
+            Some(cols) if self.col >= cols => {}
+            _ => {
+                self.cells.push(state);
+                self.wrecks.push(b == b'#');
+            }
+        }
+        self.col += 1;
+        Ok(())
+    }
+
+    /// The end of a line.
+    fn end_line(&mut self) -> Result<(), StateError> {
+        if self.col == 0 {
+            self.blank += 1;
+            return Ok(());
+        }
+        let expected = *self.cols.get_or_insert(self.col);
+        if self.col != expected {
+            return Err(StateError::Ragged { row: self.rows, found: self.col, expected });
+        }
+        self.rows += 1;
+        self.col = 0;
+        Ok(())
+    }
+
+    /// The end of the input.
+    fn finish(mut self) -> Result<StateGrid, StateError> {
+        self.cr = false;
+        if self.col > 0 {
+            self.end_line()?;
+        }
+        match self.cols {
+            Some(cols) if self.rows > 0 => {
+                Ok(StateGrid { rows: self.rows, cols, cells: self.cells, wrecks: self.wrecks })
+            }
+            _ => Err(StateError::Empty),
+        }
+    }
 }
 
 /// What the rules settle about the unknown cells of a grid.
@@ -435,7 +554,12 @@ mod tests {
         assert_eq!(parse(b""), Err(StateError::Empty));
         assert_eq!(parse(b"\n\r\n"), Err(StateError::Empty));
         assert!(matches!(parse(b"...\n..\n"), Err(StateError::Ragged { row: 1, found: 2, expected: 3 })));
-        assert!(matches!(parse(b"\n..\n"), Err(StateError::Ragged { row: 1, .. })));
+        assert_eq!(parse(b"\n..\n"), Err(StateError::BlankStart { blank: 1 }));
+        assert_eq!(parse(b"\n\r\n\n.\n"), Err(StateError::BlankStart { blank: 3 }));
+        assert_eq!(parse(b"..\r.\n"), Err(StateError::BadChar { pos: Position::new(0, 2), ch: '\r' }));
+        assert_eq!(parse(b".\xc3\xa9\n"), Err(StateError::BadChar { pos: Position::new(0, 1), ch: '\u{e9}' }));
+        assert_eq!(parse(b"..\n..\n\n\n").map(|g| g.rows()), Ok(2));
+        assert_eq!(parse(b"..\r").map(|g| g.cols()), Ok(2));
         assert!(matches!(parse(b"...\n\n...\n"), Err(StateError::Ragged { row: 1, found: 0, .. })));
         assert_eq!(parse(b"..\n.o\n"), Err(StateError::BadChar { pos: Position::new(1, 1), ch: 'o' }));
         assert_eq!(parse(b". \n"), Err(StateError::BadChar { pos: Position::new(0, 1), ch: ' ' }));

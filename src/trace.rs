@@ -57,6 +57,10 @@ pub struct TraceOptions {
     pub color: bool,
     /// Show at most this many cells of the strategy's list (`None`: the whole list).
     pub list_limit: Option<usize>,
+    /// Write JSON Lines: one object per scan, then the judge's output as an object.
+    pub json: bool,
+    /// Show only the first this many scans (`None`: all), then a summary line.
+    pub limit: Option<usize>,
 }
 
 impl TraceOptions {
@@ -65,19 +69,23 @@ impl TraceOptions {
     /// Pre: none. Post: `color` as given.
     pub fn for_strategy(strategy: &str, color: bool) -> TraceOptions {
         let list_limit = (strategy == "smart").then_some(BOARD_LIST_SHOWN);
-        TraceOptions { color, list_limit }
+        TraceOptions { color, list_limit, json: false, limit: None }
     }
 }
+
+/// Boards with more cells than this do not show their likelihood matrix in a trace.
+pub const MATRIX_SHOWN_CELLS: usize = 10_000;
 
 /// The current step's events, kept until `step_done`.
 #[derive(Debug, Default)]
 struct Step {
-    /// The matrix read before the probe, already formatted (one line per row).
+    /// The matrix read before the probe, already formatted (one line per row); an
+    /// empty list when the board is too large to show it.
     matrix: Option<Vec<String>>,
     probe: Option<(Position, Source, Answer)>,
     eliminated: Vec<Position>,
-    /// The list line, already formatted.
-    list: Option<String>,
+    /// The list after the step: its name, its first cells, its length.
+    list: Option<(&'static str, Vec<Position>, usize)>,
 }
 
 /// A [`ScanObserver`] that writes a step-by-step trace of a scan to a writer.
@@ -91,13 +99,15 @@ pub struct Tracer<'a> {
     options: TraceOptions,
     step: Step,
     error: Option<io::Error>,
+    /// Scans seen so far (shown or not).
+    scans: usize,
 }
 
 impl<'a> Tracer<'a> {
     /// A tracer of scans of `board`, writing to `out`.
     /// Pre: the scan traced is of `board` (same size). Post: nothing written yet.
     pub fn new(board: &'a Board, options: TraceOptions, out: &'a mut dyn Write) -> Tracer<'a> {
-        Tracer { board, out, options, step: Step::default(), error: None }
+        Tracer { board, out, options, step: Step::default(), error: None, scans: 0 }
     }
 
     /// Writes the trace's first line: the strategy and the board.
@@ -106,15 +116,29 @@ impl<'a> Tracer<'a> {
     pub fn begin(&mut self, strategy: &str) {
         let b = self.board;
         let ships = b.ships().len();
-        let line = format!(
-            "trace of {strategy} on a {}x{} board: {ships} ship{}, {} ship cell{}\n",
-            b.rows(),
-            b.cols(),
-            plural(ships),
-            b.ship_cells(),
-            plural(b.ship_cells())
-        );
+        let line = if self.options.json {
+            format!(
+                "{{\"strategy\": {}, \"rows\": {}, \"cols\": {}, \"ships\": {ships}, \"ship_cells\": {}}}\n",
+                crate::json::string(strategy),
+                b.rows(),
+                b.cols(),
+                b.ship_cells()
+            )
+        } else {
+            format!(
+                "trace of {strategy} on a {}x{} board: {}, {}\n",
+                b.rows(),
+                b.cols(),
+                crate::words::count(ships, "ship"),
+                crate::words::count(b.ship_cells(), "ship cell")
+            )
+        };
         self.write(&line);
+    }
+
+    /// True while the current scan is one to show (within `--limit`).
+    fn shown(&self) -> bool {
+        self.options.limit.is_none_or(|limit| self.scans < limit)
     }
 
     /// Writes the judge's output (count line and final grid) after a `judge output:`
@@ -123,8 +147,32 @@ impl<'a> Tracer<'a> {
     /// since `new` reached the writer; the trace's last bytes are exactly the judge's
     /// output for `record`.
     pub fn finish(mut self, record: &ScanRecord) -> io::Result<()> {
-        let text = format!("\njudge output:\n{}", record.render_output(Some(self.board)));
-        self.write(&text);
+        let hidden = self.scans.saturating_sub(self.options.limit.unwrap_or(usize::MAX));
+        if hidden > 0 {
+            let text = if self.options.json {
+                format!("{{\"scans_not_shown\": {hidden}}}\n")
+            } else {
+                format!(
+                    "\n... {} not shown (--limit {})\n",
+                    crate::words::count(hidden, "more scan"),
+                    self.options.limit.unwrap_or(0)
+                )
+            };
+            self.write(&text);
+        }
+        if !self.options.json {
+            self.write("\njudge output:\n");
+        }
+        if self.error.is_none() {
+            let written = if self.options.json {
+                record.write_json(Some(self.board), None, &mut *self.out)
+            } else {
+                record.write_output(Some(self.board), &mut *self.out)
+            };
+            if let Err(e) = written {
+                self.error = Some(e);
+            }
+        }
         match self.error.take() {
             Some(e) => Err(e),
             None => self.out.flush(),
@@ -140,7 +188,97 @@ impl<'a> Tracer<'a> {
         }
     }
 
-    /// The block of the step that `record` ends.
+    /// Writes the block of the step that `record` ends: text, or one JSON line.
+    fn write_block(&mut self, step: &Step, record: &ScanRecord) -> io::Result<()> {
+        if self.options.json {
+            let head = self.json_head(step, record);
+            self.out.write_all(head.as_bytes())?;
+            let mut line = Vec::new();
+            for r in 0..record.rows() {
+                line.clear();
+                line.extend_from_slice(if r == 0 { b"\"" } else { b", \"" });
+                self.push_row(&mut line, r, record);
+                line.push(b'"');
+                self.out.write_all(&line)?;
+            }
+            return self.out.write_all(b"]}\n");
+        }
+        let head = self.block(step, record);
+        self.out.write_all(head.as_bytes())?;
+        let mut line = Vec::new();
+        for r in 0..record.rows() {
+            line.clear();
+            line.extend_from_slice(b"    ");
+            if self.options.color {
+                let mut s = String::new();
+                for c in 0..record.cols() {
+                    let ch = self.cell_char(r * record.cols() + c, record) as char;
+                    push_colored(&mut s, ch, self.color_of(Position::new(r, c), step, record));
+                }
+                line.extend_from_slice(s.as_bytes());
+            } else {
+                self.push_row(&mut line, r, record);
+            }
+            line.push(b'\n');
+            self.out.write_all(&line)?;
+        }
+        Ok(())
+    }
+
+    /// The character of cell `i` as the judge draws it.
+    fn cell_char(&self, i: usize, record: &ScanRecord) -> u8 {
+        match record.state_at(i) {
+            CellState::Hit => b'+',
+            CellState::Miss | CellState::Eliminated => b'X',
+            CellState::Unknown if self.board.is_ship_at(i) => b'O',
+            CellState::Unknown => b'.',
+        }
+    }
+
+    /// Appends row `r` of the board as the judge draws it.
+    fn push_row(&self, line: &mut Vec<u8>, r: usize, record: &ScanRecord) {
+        let cols = record.cols();
+        line.extend((r * cols..(r + 1) * cols).map(|i| self.cell_char(i, record)));
+    }
+
+    /// A step's JSON object up to its `"grid": [` (the rows follow).
+    fn json_head(&self, step: &Step, record: &ScanRecord) -> String {
+        let cell = |p: &Position| format!("[{}, {}]", p.row, p.col);
+        let mut s = format!("{{\"scan\": {}", record.scans());
+        if let Some((pos, source, answer)) = step.probe {
+            let _ = write!(
+                s,
+                ", \"probe\": {}, \"source\": {}, \"answer\": {}",
+                cell(&pos),
+                crate::json::string(&source.to_string()),
+                crate::json::string(&describe(answer, self.board))
+            );
+        }
+        let eliminated: Vec<String> = step.eliminated.iter().map(cell).collect();
+        let _ = write!(s, ", \"eliminated\": [{}]", eliminated.join(", "));
+        if let Some((name, cells, len)) = &step.list {
+            let cells: Vec<String> = cells.iter().map(cell).collect();
+            let _ = write!(
+                s,
+                ", \"list\": {{\"name\": {}, \"cells\": [{}], \"length\": {len}}}",
+                crate::json::string(name),
+                cells.join(", ")
+            );
+        }
+        match &step.matrix {
+            Some(rows) if rows.is_empty() => s.push_str(", \"matrix\": null"),
+            Some(rows) => {
+                let rows: Vec<String> =
+                    rows.iter().map(|r| format!("[{}]", r.split_whitespace().collect::<Vec<_>>().join(", "))).collect();
+                let _ = write!(s, ", \"matrix\": [{}]", rows.join(", "));
+            }
+            None => {}
+        }
+        s.push_str(", \"grid\": [");
+        s
+    }
+
+    /// The block of the step that `record` ends, up to its `board:` line.
     fn block(&self, step: &Step, record: &ScanRecord) -> String {
         let mut s = String::new();
         let _ = match step.probe {
@@ -149,11 +287,18 @@ impl<'a> Tracer<'a> {
             }
             None => writeln!(s, "\nscan {}: no probe was reported", record.scans()),
         };
-        if let Some(rows) = &step.matrix {
-            s.push_str("  likelihood matrix read to choose it:\n");
-            for row in rows {
-                let _ = writeln!(s, "    {row}");
+        match &step.matrix {
+            Some(rows) if rows.is_empty() => {
+                let _ =
+                    writeln!(s, "  likelihood matrix read to choose it: not shown (over {MATRIX_SHOWN_CELLS} cells)");
             }
+            Some(rows) => {
+                s.push_str("  likelihood matrix read to choose it:\n");
+                for row in rows {
+                    let _ = writeln!(s, "    {row}");
+                }
+            }
+            None => {}
         }
         s.push_str("  eliminated:");
         if step.eliminated.is_empty() {
@@ -163,22 +308,10 @@ impl<'a> Tracer<'a> {
             let _ = write!(s, " {p}");
         }
         s.push('\n');
-        if let Some(list) = &step.list {
-            let _ = writeln!(s, "  {list}");
+        if let Some((name, cells, len)) = &step.list {
+            let _ = writeln!(s, "  {}", list_line(name, cells, *len));
         }
         s.push_str("  board:\n");
-        let grid = record.render_grid(Some(self.board));
-        for (r, line) in grid.lines().enumerate() {
-            s.push_str("    ");
-            if self.options.color {
-                for (c, ch) in line.chars().enumerate() {
-                    push_colored(&mut s, ch, self.color_of(Position::new(r, c), step, record));
-                }
-            } else {
-                s.push_str(line);
-            }
-            s.push('\n');
-        }
         s
     }
 
@@ -223,14 +356,6 @@ fn push_colored(s: &mut String, ch: char, color: Option<&str>) {
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// The matrix as lines of right-aligned integers in equal-width columns (-1: blocked).
 /// Pre: none. Post: `matrix.rows()` lines, each of `matrix.cols()` numbers separated by
 /// one space, every number padded to the width of the widest.
@@ -253,13 +378,17 @@ pub fn format_matrix(matrix: &Likelihood) -> Vec<String> {
 /// Pre: none. Post: one line, no newline.
 pub fn format_list(list: &dyn ListView, limit: Option<usize>) -> String {
     let len = list.len();
-    let shown = list.front(limit.unwrap_or(len));
-    let mut s = String::from(list.name());
+    list_line(list.name(), &list.front(limit.unwrap_or(len)), len)
+}
+
+/// The line of [`format_list`] for a list `name` of `len` cells whose first are `shown`.
+fn list_line(name: &str, shown: &[Position], len: usize) -> String {
+    let mut s = String::from(name);
     s.push(':');
     if shown.is_empty() {
         s.push_str(" (empty)");
     }
-    for p in &shown {
+    for p in shown {
         let _ = write!(s, " {p}");
     }
     if len > shown.len() {
@@ -270,26 +399,39 @@ pub fn format_list(list: &dyn ListView, limit: Option<usize>) -> String {
 
 impl ScanObserver for Tracer<'_> {
     fn likelihood_read(&mut self, matrix: &Likelihood) {
-        self.step.matrix = Some(format_matrix(matrix));
+        if self.shown() {
+            let small = matrix.rows().saturating_mul(matrix.cols()) <= MATRIX_SHOWN_CELLS;
+            self.step.matrix = Some(if small { format_matrix(matrix) } else { Vec::new() });
+        }
     }
 
     fn probed(&mut self, pos: Position, source: Source, answer: Answer) {
-        self.step.probe = Some((pos, source, answer));
+        if self.shown() {
+            self.step.probe = Some((pos, source, answer));
+        }
     }
 
     fn eliminated(&mut self, pos: Position) {
-        self.step.eliminated.push(pos);
+        if self.shown() {
+            self.step.eliminated.push(pos);
+        }
     }
 
     fn list_changed(&mut self, list: &dyn ListView) {
-        self.step.list = Some(format_list(list, self.options.list_limit));
+        if self.shown() {
+            let len = list.len();
+            self.step.list = Some((list.name(), list.front(self.options.list_limit.unwrap_or(len)), len));
+        }
     }
 
     fn step_done(&mut self, record: &ScanRecord) {
-        let step = std::mem::take(&mut self.step);
-        if self.error.is_none() {
-            let text = self.block(&step, record);
-            self.write(&text);
+        let shown = self.shown();
+        self.scans += 1;
+        if shown && self.error.is_none() {
+            let step = std::mem::take(&mut self.step);
+            if let Err(e) = self.write_block(&step, record) {
+                self.error = Some(e);
+            }
         }
     }
 }

@@ -181,3 +181,14 @@ fn strategies_refuse_rules_they_cannot_honour() {
     let out = common::run(&["--rules", "chess"], b"linear 1 1 0");
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rules called `chess`; presets: problem-g, classic"));
 }
+
+#[test]
+fn play_in_letters_plays_the_referee() {
+    // `play --coords letters` asks `? B7`; the referee reads it as row 1, column 6.
+    let numbers = game(&["--rules", "classic", "--seed", "5"], &["--strategy", "hunt"]);
+    let letters = game(&["--rules", "classic", "--seed", "5"], &["--strategy", "hunt", "--coords", "letters"]);
+    assert_eq!((letters.play_status, letters.referee_status), (Some(0), Some(0)), "{}", letters.referee_stderr);
+    assert_eq!(letters.output, numbers.output);
+    let out = common::run(&["referee", "--rows", "3", "--cols", "3", "--fleet", "1"], b"? D1\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside"), "{}", String::from_utf8_lossy(&out.stderr));
+}

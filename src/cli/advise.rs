@@ -3,7 +3,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
-use super::{read_input, CliError, Streams};
+use super::{open_input, CliError, Streams};
 use crate::fleet::Fleet;
 use crate::json;
 use crate::likelihood::Likelihood;
@@ -29,6 +29,8 @@ const FLAGS: &[Flag] = &[
     Flag::value("--prior", "NAME", "bayes's prior: uniform (every layout equally likely) or\ngenerator (the law of this program's generator)")
         .default("uniform"),
     Flag::value("--format", "F", "text, or json: one object with the probabilities").default("text"),
+    Flag::value("--coords", "HOW", "numbers: cells as (r,c) from 0; letters: as B7 (rows A,\nB, ..., AA, ...; columns from 1), the matrix labelled")
+        .default("numbers"),
     Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list")
         .default("2021"),
 ];
@@ -46,7 +48,9 @@ INPUT
   cell:
     .  unknown    X  water (a miss, or known water)    +  a hit
     #  a cell of a ship already sunk (it leaves the fleet: see --afloat)
-  All rows equally long; CRLF line ends and a final empty line are fine.
+  All rows equally long, at most 1,000,000 cells; CRLF line ends and empty
+  lines after the grid are fine. The input is read as a stream: reading stops
+  at the first error, and costs memory for the cells only.
 
 OUTPUT
   prob:  `likelihood (...)` and the statement's matrix: row score + column score
@@ -108,15 +112,19 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         _ => Prior::Uniform,
     };
     let json = flags.choice("--format", &["text", "json"])? == Some("json");
+    let style = Style { json, letters: flags.choice("--coords", &["numbers", "letters"])? == Some("letters") };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    let bytes = read_input(flags, io, "`spot-the-ships advise --help` for the format")?;
-    let grid = state::parse(&bytes).map_err(|e| CliError::Invalid(e.to_string()))?;
+    let grid = {
+        let hint = "`spot-the-ships advise --help` for the format";
+        let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
+        state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
+    };
     let afloat = afloat(flags, &rules, &grid)?;
     let report = match mode {
-        Mode::Prob => prob_report(&grid, flags.has("--fleet").then_some(&afloat), json)?,
+        Mode::Prob => prob_report(&grid, flags.has("--fleet").then_some(&afloat), style)?,
         Mode::Bayes => {
             Placer::with_rules(grid.rows(), grid.cols(), &rules).check(&afloat)?;
-            bayes_report(&grid, &rules.with_fleet(afloat), prior, seed, json)?
+            bayes_report(&grid, &rules.with_fleet(afloat), prior, seed, style)?
         }
     };
     io.stdout.write_all(report.as_bytes())?;
@@ -175,10 +183,44 @@ fn positions(grid: &StateGrid) -> impl Iterator<Item = Position> {
     (0..grid.rows() * cols).map(move |i| Position::from_index(i, cols))
 }
 
-/// Writes `values` as a right-aligned matrix of `cols` columns.
-fn write_matrix(out: &mut String, cols: usize, values: &[String]) {
-    let width = values.iter().map(String::len).max().unwrap_or(1);
-    for row in values.chunks(cols.max(1)) {
+/// How the advice is written.
+#[derive(Debug, Clone, Copy)]
+struct Style {
+    /// One JSON object.
+    json: bool,
+    /// Cells named `B7`, the matrix labelled with row letters and column numbers.
+    letters: bool,
+}
+
+impl Style {
+    /// `p` as this style names it.
+    fn name(self, p: Position) -> String {
+        if self.letters {
+            crate::interactive::letters(p)
+        } else {
+            p.to_string()
+        }
+    }
+}
+
+/// Writes `values` as a right-aligned matrix of `cols` columns (with letters, a line of
+/// column numbers first and each row's letters before it).
+fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) {
+    let mut width = values.iter().map(String::len).max().unwrap_or(1);
+    let rows = values.len() / cols.max(1);
+    let lead = if style.letters {
+        width = width.max(cols.to_string().len());
+        let lead = crate::interactive::row_letters(rows.saturating_sub(1)).len();
+        let header: Vec<String> = (1..=cols).map(|c| format!("{c:>width$}")).collect();
+        let _ = writeln!(out, "{:lead$} {}", "", header.join(" "));
+        lead
+    } else {
+        0
+    };
+    for (r, row) in values.chunks(cols.max(1)).enumerate() {
+        if style.letters {
+            let _ = write!(out, "{:>lead$} ", crate::interactive::row_letters(r));
+        }
         let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
         out.push_str(&cells.join(" "));
         out.push('\n');
@@ -186,10 +228,16 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String]) {
 }
 
 /// The suggestion and certain-cell lines.
-fn write_conclusions(out: &mut String, grid: &StateGrid, suggest: Option<(Position, String)>, d: &Deduction) {
+fn write_conclusions(
+    out: &mut String,
+    grid: &StateGrid,
+    suggest: Option<(Position, String)>,
+    d: &Deduction,
+    style: Style,
+) {
     match suggest {
         Some((p, why)) => {
-            let _ = writeln!(out, "suggest: {p}  ({why})");
+            let _ = writeln!(out, "suggest: {}  ({why})", style.name(p));
         }
         None => out.push_str("suggest: none (no unknown cell can hold a ship)\n"),
     }
@@ -197,7 +245,7 @@ fn write_conclusions(out: &mut String, grid: &StateGrid, suggest: Option<(Positi
     let list = |flags: &[bool]| {
         let cells: Vec<String> = positions(grid)
             .filter(|p| unknown(p) && flags.get(p.index(grid.cols())).copied().unwrap_or(false))
-            .map(|p| p.to_string())
+            .map(|p| style.name(p))
             .collect();
         if cells.is_empty() {
             "none".to_string()
@@ -237,7 +285,8 @@ fn json_report(
 
 /// prob's advice: the statement's matrix over the cells prob would have blocked and
 /// the cells the rules prove to be water.
-fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, as_json: bool) -> Result<String, CliError> {
+fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, style: Style) -> Result<String, CliError> {
+    let as_json = style.json;
     let sizes = fleet.map(Fleet::sizes);
     let d = deduce(grid, sizes.as_deref())?;
     let (rows, cols) = (grid.rows(), grid.cols());
@@ -275,14 +324,15 @@ fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, as_json: bool) -> Result
     let mut out = String::new();
     out.push_str("likelihood (prob: row score + column score; -1 = blocked or water):\n");
     let values: Vec<String> = positions(grid).map(|p| matrix.score(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values);
-    write_conclusions(&mut out, grid, suggest, &d);
+    write_matrix(&mut out, cols, &values, style);
+    write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
 }
 
 /// bayes's advice: the posterior probability of a ship on every cell, for the fleet of
 /// `rules` (the ships afloat).
-fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, as_json: bool) -> Result<String, CliError> {
+fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, style: Style) -> Result<String, CliError> {
+    let as_json = style.json;
     let fleet = rules.fleet();
     // The deductions of straight ships that never touch hold whatever a probe answers.
     let apart = !rules.touch() && fleet.is_straight();
@@ -363,8 +413,8 @@ fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, as_jso
     let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
     let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
     let values: Vec<String> = positions(grid).map(|p| percent(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values);
+    write_matrix(&mut out, cols, &values, style);
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
-    write_conclusions(&mut out, grid, suggest, &d);
+    write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
 }

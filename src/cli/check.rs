@@ -17,7 +17,7 @@ use std::time::Duration;
 pub(super) const CASE_FLAGS: &[Flag] = &[
     Flag::value("--random", "N", "random cases (at most 100,000)").default("300"),
     Flag::value("--seed", "S", "seed of the random cases").default("2021"),
-    Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases")
+    Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases, or all")
         .default("linear,smart,prob"),
 ];
 
@@ -80,10 +80,12 @@ EXIT STATUS
     extra: None,
 };
 
-/// The strategies of `--strategies`: known names, none twice.
+/// The strategies of `--strategies`: known names (`all`: every one), none twice.
 /// Pre: none. Post: not empty.
 pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
     let text = p.text("--strategies").unwrap_or("linear,smart,prob");
+    let all = strategy::NAMES.join(",");
+    let text = if text.trim() == "all" { all.as_str() } else { text };
     let mut out: Vec<String> = Vec::new();
     for name in text.split(',').map(str::trim) {
         if !strategy::NAMES.contains(&name) {

@@ -8,8 +8,14 @@ use crate::input;
 use crate::strategy::{self, DEFAULT_SEED};
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--strategy", "NAME", "play NAME, not the strategy on the input's first line"),
+    Flag::value(
+        "--strategy",
+        "NAME",
+        "play NAME, not the strategy on the input's first line;\nall: every strategy the rules allow, one line each",
+    ),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
+    Flag::value("--format", "F", "text (the judge's output), or json: one line\n{\"scans\": N, \"grid\": [ROW, ...]}")
+        .default("text"),
 ];
 
 /// The judge's command line.
@@ -36,6 +42,12 @@ OUTPUT
   The number of scans, then the final grid, one line per row:
     +  ship cell spotted          X  water scanned, or a cell known to be water
     O  ship cell never scanned    .  water never scanned
+  With a fleet of named or drawn ships, one line per ship comes first: NAME at
+  (r,c), or NAME: N possible places when ships that touch leave several.
+  --strategy all: one line `NAME SCANS` per strategy the rules allow (json:
+  {\"strategies\": [{\"name\", \"scans\"}, ...]}).
+  --format json: {\"scans\": N, \"grid\": [\"++.\", ...]}, with \"ships\": [{\"name\",
+  \"at\": [r, c]} or {\"name\", \"places\": N}] before \"grid\" for such fleets.
 ",
     extra: Some(extra_help),
 };
@@ -49,6 +61,7 @@ fn extra_help() -> String {
 /// Pre: none. Post: on `Ok`, stdout holds the count line and the grid; on `Err`, nothing.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let seed = p.get_or("--seed", DEFAULT_SEED)?;
+    let json = super::wants_json(p)?;
     let rules = game::rules(p)?;
     let input = {
         let hint = "`spot-the-ships --help` for the format";
@@ -58,9 +71,40 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let mut board = input.board;
     game::check_fleet(p, &rules, board.rules().fleet())?;
     let name = p.text("--strategy").unwrap_or(&input.strategy);
+    if name == "all" {
+        return every_strategy(&board, seed, json, io);
+    }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let record = strategy::solve(strategy.as_mut(), &mut board)?;
+    if json {
+        let ships = super::ship_json(&record, board.rules());
+        record.write_json(Some(&board), ships.as_deref(), io.stdout)?;
+        return Ok(());
+    }
     io.stdout.write_all(super::ship_lines(&record, board.rules()).as_bytes())?;
     record.write_output(Some(&board), io.stdout)?;
+    Ok(())
+}
+
+/// Plays every strategy the board's rules allow on copies of `board`: one line
+/// `NAME SCANS` each (or one JSON object).
+/// Pre: none. Post: on `Err`, nothing written.
+fn every_strategy(board: &crate::board::Board, seed: u64, json: bool, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let mut results = Vec::new();
+    for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(board.rules()).is_ok()) {
+        let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let mut copy = board.clone();
+        let record = strategy::solve(s.as_mut(), &mut copy)?;
+        results.push((entry.name, record.scans()));
+    }
+    let text = if json {
+        let items: Vec<String> =
+            results.iter().map(|(n, s)| format!("{{\"name\": {}, \"scans\": {s}}}", crate::json::string(n))).collect();
+        format!("{{\"strategies\": [{}]}}\n", items.join(", "))
+    } else {
+        let width = results.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        results.iter().map(|(n, s)| format!("{n:<width$} {s}\n")).collect()
+    };
+    io.stdout.write_all(text.as_bytes())?;
     Ok(())
 }

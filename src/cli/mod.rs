@@ -22,9 +22,6 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Read, Write};
 
-/// Largest input read from stdin, in bytes.
-pub const MAX_INPUT: u64 = 1 << 30;
-
 /// Everything a command can fail with.
 #[derive(Debug)]
 pub enum CliError {
@@ -123,42 +120,63 @@ pub struct Streams<'a> {
     pub stderr_tty: bool,
 }
 
-/// Reads all of stdin, up to [`MAX_INPUT`] bytes.
-/// Pre: none. Post: `Err` when reading fails or the input is larger than the limit.
-pub fn read_all(stdin: &mut dyn BufRead) -> Result<Vec<u8>, CliError> {
-    read_limited(stdin, "the input")
+/// `e` as an error of the stream `what` (`reading standard input`, `writing standard
+/// output`, ``reading `FILE` ``): its kind kept, its message prefixed, without the
+/// `(os error N)` tail. Pre: none. Post: displays as `what: message`.
+pub fn stream_error(what: &str, e: io::Error) -> io::Error {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(k) if text.ends_with(')') => text.get(..k).unwrap_or(&text).to_string(),
+        _ => text,
+    };
+    io::Error::new(e.kind(), format!("{what}: {text}"))
 }
 
-/// Reads all of `from` (named `what` in errors), up to [`MAX_INPUT`] bytes.
-fn read_limited(from: &mut dyn Read, what: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    io::Read::take(from, MAX_INPUT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Invalid(format!("reading {what}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(CliError::Invalid(format!("{what} is larger than the limit of {MAX_INPUT} bytes")));
+/// A writer whose errors name it ([`stream_error`]).
+struct NamedWriter<'a> {
+    inner: &'a mut dyn Write,
+    what: &'static str,
+}
+
+impl Write for NamedWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| stream_error(self.what, e))
     }
-    Ok(bytes)
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| stream_error(self.what, e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| stream_error(self.what, e))
+    }
 }
 
-/// Reads the command's input: the file named by its operand, or standard input when
-/// there is none or it is `-`. At a terminal with nothing piped in, says on stderr that
-/// it is waiting (`hint`: how to get help).
-/// Pre: none. Post: `Err` naming the file when it cannot be read.
-pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> Result<Vec<u8>, CliError> {
-    match p.operands().first().map(String::as_str) {
-        Some(path) if path != "-" => {
-            let mut file =
-                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
-            read_limited(&mut file, &format!("`{path}`"))
-        }
-        _ => {
-            if io.stdin_tty {
-                writeln!(io.stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
-                io.stderr.flush()?;
+/// A reader whose errors name it ([`stream_error`]).
+struct NamedReader<'a> {
+    inner: Box<dyn BufRead + 'a>,
+    what: String,
+}
+
+impl Read for NamedReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                e
+            } else {
+                stream_error(&self.what, e)
             }
-            read_all(io.stdin)
-        }
+        })
+    }
+}
+
+impl BufRead for NamedReader<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let what = &self.what;
+        self.inner
+            .fill_buf()
+            .map_err(|e| if e.kind() == io::ErrorKind::Interrupted { e } else { stream_error(what, e) })
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n)
     }
 }
 
@@ -175,12 +193,13 @@ pub(crate) fn open_input<'a>(
 ) -> Result<Box<dyn BufRead + 'a>, CliError> {
     match p.operands().first().map(String::as_str) {
         Some(path) if path != "-" => {
-            let file =
-                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            let file = std::fs::File::open(path)
+                .map_err(|e| CliError::Io(stream_error(&format!("cannot open `{path}`"), e)))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(CliError::Invalid(format!("cannot read `{path}`: it is a directory")));
             }
-            Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+            let inner = Box::new(io::BufReader::with_capacity(1 << 16, file));
+            Ok(Box::new(NamedReader { inner, what: format!("reading `{path}`") }))
         }
         _ => {
             if stdin_tty {
@@ -204,6 +223,38 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
     }
     let tenths = (1000.0 * part as f64 / whole as f64).round().clamp(1.0, 999.0);
     format!("{:.1}", tenths / 10.0)
+}
+
+/// The `--color` flag of every command that colours its output.
+pub(crate) const COLOR_FLAG: args::Flag = args::Flag::value(
+    "--color",
+    "WHEN",
+    "auto (colour when stdout is a terminal, NO_COLOR is unset\nor empty and TERM is not dumb), always or never",
+)
+.default("auto");
+
+/// Whether to colour: `--color`, and for `auto` the terminal and the environment.
+/// Pre: none. Post: `Err(Usage)` for a value other than auto, always or never.
+pub(crate) fn use_color(p: &args::Parsed, tty: bool) -> Result<bool, CliError> {
+    let when = p.choice("--color", &["auto", "always", "never"])?.unwrap_or("auto");
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    Ok(color_wanted(when, tty, env("NO_COLOR").is_some(), env("TERM").is_some_and(|t| t == "dumb")))
+}
+
+/// The colour rule: `always` and `never` win; `auto` colours a terminal unless
+/// `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
+fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
+    match when {
+        "always" => true,
+        "never" => false,
+        _ => tty && !no_color && !dumb,
+    }
+}
+
+/// True for `--format json`.
+/// Pre: none. Post: `Err(Usage)` for a value other than text or json.
+pub(crate) fn wants_json(p: &args::Parsed) -> Result<bool, CliError> {
+    Ok(p.choice("--format", &["text", "json"])? == Some("json"))
 }
 
 /// A command and the function that runs it once its arguments are read.
@@ -249,6 +300,22 @@ fn top_help() -> String {
 /// Pre: none. Post: on `Ok`, the command's whole output was written to `io.stdout`; on
 /// `Err`, nothing the judge computed was written, and the error names the command.
 pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+    let mut stdin = NamedReader { inner: Box::new(&mut *io.stdin), what: "reading standard input".into() };
+    let mut stdout = NamedWriter { inner: &mut *io.stdout, what: "writing standard output" };
+    let mut stderr = NamedWriter { inner: &mut *io.stderr, what: "writing standard error" };
+    let mut named = Streams {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+        stdin_tty: io.stdin_tty,
+        stdout_tty: io.stdout_tty,
+        stderr_tty: io.stderr_tty,
+    };
+    run_named(args, &mut named)
+}
+
+/// [`run`] with streams whose errors name them.
+fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
@@ -321,44 +388,99 @@ fn dispatch(
     result.map_err(|e| e.of(spec.name))
 }
 
-/// Where each ship of a named or drawn fleet is, once every ship cell is found: one line
-/// per ship, `NAME at (r,c)` (the top-left corner of its drawing's box) when the answers
-/// leave one place, `NAME: N possible places` when ships that touch leave several.
-/// Empty for a fleet given as straight sizes (Problem G's output does not change).
-/// Pre: `record` is a finished scan under `rules`. Post: lines ending in `\n`.
-pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+/// Where a ship of a named or drawn fleet is, from the answers alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// One place: the top-left corner of its drawing's box.
+    At(crate::position::Position),
+    /// Ships that touch leave this many places for the ships of this kind.
+    Places(usize),
+    /// Too many places to list.
+    TooMany,
+}
+
+/// Where each ship of a named or drawn fleet is, once every ship cell is found, by
+/// name; empty for a fleet given as straight sizes (Problem G's output does not change).
+/// Pre: `record` is a finished scan under `rules`. Post: one entry per ship placed,
+/// one per kind otherwise.
+pub(crate) fn ship_places(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Vec<(String, Placed)> {
     use crate::posterior::{grid_of, locate, Evidence};
     let fleet = rules.fleet();
     if !fleet.is_named() && fleet.is_straight() {
-        return String::new();
+        return Vec::new();
     }
     let grid = grid_of(record);
     let ev =
         Evidence { rows: record.rows(), cols: record.cols(), grid: &grid, log: record.answers(), wrecks: &[], rules };
     let places = locate(&ev, 2_000_000);
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (k, kind) in fleet.kinds().iter().enumerate() {
         let list = match &places {
             Ok(Some(all)) => all.get(k).cloned().unwrap_or_default(),
             _ => {
-                let _ = writeln!(out, "{}: too many possible places to list", kind.name);
+                out.push((kind.name.clone(), Placed::TooMany));
                 continue;
             }
         };
         if list.len() == kind.count {
-            for ship in &list {
-                let _ = writeln!(out, "{} at {}", kind.name, ship.start);
-            }
+            out.extend(list.iter().map(|ship| (kind.name.clone(), Placed::At(ship.start))));
         } else {
-            let _ = writeln!(out, "{}: {} possible places", kind.name, list.len());
+            out.push((kind.name.clone(), Placed::Places(list.len())));
         }
     }
     out
 }
 
+/// [`ship_places`] as lines: `NAME at (r,c)`, `NAME: N possible places` or `NAME: too
+/// many possible places to list`.
+/// Pre: as `ship_places`. Post: lines ending in `\n`.
+pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+    let mut out = String::new();
+    for (name, placed) in ship_places(record, rules) {
+        let _ = match placed {
+            Placed::At(p) => writeln!(out, "{name} at {p}"),
+            Placed::Places(n) => writeln!(out, "{name}: {n} possible places"),
+            Placed::TooMany => writeln!(out, "{name}: too many possible places to list"),
+        };
+    }
+    out
+}
+
+/// [`ship_places`] as a JSON array of `{"name", "at": [r, c]}` or `{"name", "places":
+/// N}` (`null` when too many to count); `None` for a fleet of straight sizes.
+/// Pre: as `ship_places`. Post: valid JSON.
+pub(crate) fn ship_json(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Option<String> {
+    let places = ship_places(record, rules);
+    if places.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = places
+        .iter()
+        .map(|(name, placed)| {
+            let name = crate::json::string(name);
+            match placed {
+                Placed::At(p) => format!("{{\"name\": {name}, \"at\": [{}, {}]}}", p.row, p.col),
+                Placed::Places(n) => format!("{{\"name\": {name}, \"places\": {n}}}"),
+                Placed::TooMany => format!("{{\"name\": {name}, \"places\": null}}"),
+            }
+        })
+        .collect();
+    Some(format!("[{}]", items.join(", ")))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::percent;
+    use super::{color_wanted, percent};
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_environment() {
+        assert!(color_wanted("always", false, true, true));
+        assert!(!color_wanted("never", true, false, false));
+        assert!(color_wanted("auto", true, false, false));
+        assert!(!color_wanted("auto", false, false, false));
+        assert!(!color_wanted("auto", true, true, false), "NO_COLOR");
+        assert!(!color_wanted("auto", true, false, true), "TERM=dumb");
+    }
 
     #[test]
     fn percentages_are_exact_at_the_ends_only() {

@@ -6,10 +6,87 @@ use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
 use crate::board::Board;
 use crate::interactive::{Interactive, Lines, Ships};
+use crate::observer::ScanObserver;
 use crate::placement::Placer;
 use crate::protocol::{read_line, Header};
+use crate::record::{CellState, ScanRecord};
 use crate::scan::ScanError;
 use crate::strategy::{self, DEFAULT_SEED};
+use crate::trace::{COLOR_ELIMINATED, COLOR_HIT, COLOR_MISS, COLOR_RESET};
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::rc::Rc;
+
+/// The largest bay drawn after each answer at a terminal.
+const DRAWN_CELLS: usize = 10_000;
+
+/// A writer shared by the sonar's notes and the board drawing (both stderr).
+struct Shared<'s, 'w>(&'s RefCell<&'w mut dyn Write>);
+
+impl Write for Shared<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+/// Draws the board after each answer (not while answers are replayed after an undo).
+struct BoardView<'s, 'w> {
+    out: Shared<'s, 'w>,
+    draw: bool,
+    letters: bool,
+    color: bool,
+    replay_left: Rc<Cell<usize>>,
+}
+
+impl ScanObserver for BoardView<'_, '_> {
+    fn step_done(&mut self, record: &ScanRecord) {
+        if self.draw && self.replay_left.get() == 0 {
+            let text = board_text(record, self.letters, self.color);
+            let _ = self.out.write_all(text.as_bytes());
+            let _ = self.out.flush();
+        }
+    }
+}
+
+/// The board so far with its row and column names: `+` hit, `X` water (probed or
+/// deduced), `.` unknown.
+fn board_text(record: &ScanRecord, letters: bool, color: bool) -> String {
+    let (rows, cols) = (record.rows(), record.cols());
+    let col_name = |c: usize| if letters { (c + 1).to_string() } else { c.to_string() };
+    let row_name = |r: usize| if letters { crate::interactive::row_letters(r) } else { r.to_string() };
+    let width = (0..cols).map(|c| col_name(c).len()).max().unwrap_or(1);
+    let lead = (0..rows).map(|r| row_name(r).len()).max().unwrap_or(1);
+    let mut out = format!("{:lead$}", "");
+    for c in 0..cols {
+        out.push_str(&format!(" {:>width$}", col_name(c)));
+    }
+    out.push('\n');
+    for r in 0..rows {
+        out.push_str(&format!("{:>lead$}", row_name(r)));
+        for c in 0..cols {
+            let (ch, code) = match record.state_at(r * cols + c) {
+                CellState::Hit => ('+', COLOR_HIT),
+                CellState::Miss => ('X', COLOR_MISS),
+                CellState::Eliminated => ('X', COLOR_ELIMINATED),
+                CellState::Unknown => ('.', ""),
+            };
+            out.push_str(&format!(" {:>width$}", ""));
+            out.pop();
+            if color && !code.is_empty() {
+                out.push_str(code);
+                out.push(ch);
+                out.push_str(COLOR_RESET);
+            } else {
+                out.push(ch);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
 
 const FLAGS: &[Flag] = &[
     Flag::value("--rows", "R", "rows of the bay (with --cols; without both, the bay\nand the rules come from a referee's header on stdin)"),
@@ -21,6 +98,9 @@ const FLAGS: &[Flag] = &[
     ),
     Flag::value("--strategy", "NAME", "the strategy that probes").default("prob"),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
+    Flag::value("--coords", "HOW", "numbers: ask `? r c` (from 0); letters: ask `? B7` (rows\nA, B, ..., Z, AA, ...; columns from 1)")
+        .default("numbers"),
+    super::COLOR_FLAG,
 ];
 
 /// `play`'s command line.
@@ -45,10 +125,16 @@ PROTOCOL
     miss, m or 0       water
     sunk, sunk NAME    the last cell of a ship (rules with sunk=yes or named;
                        NAME is the ship's name, or its size)
+    undo               take back the last answer (the strategy starts again
+                       and replays the answers before it)
   (any case; surrounding spaces ignored). stdout is flushed after every line, so
   a referee program can play over pipes: `referee` and `play` connect through
   two pipes. No cell is asked twice. When ships may not touch, the strategy may
   mark cells as water without asking.
+
+  At a terminal, the board so far is drawn on stderr after each answer (bays of
+  up to 10,000 cells; colour as --color says), and an impossible answer is
+  explained and asked again.
 
   When every ship cell is found, stdout ends with what the judge prints: the
   number of probes, then the grid (+ ship found, X water probed or deduced, .
@@ -58,6 +144,8 @@ ERRORS (one `error: ` line on stderr, exit status 2)
   a bad answer      at a terminal: explained on stderr and asked again; over
                     pipes: error
   end of input      before every ship cell is found
+  too large         --cells more than the bay can hold (about half its cells
+                    when ships may not touch); answer lines over 1,000 bytes
   contradiction     an answer the rules make impossible: more hits than ship
                     cells, a ship sunk twice, and when straight ships may not
                     touch a hit diagonal to another hit or a line of hits longer
@@ -74,6 +162,8 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let name = flags.text("--strategy").unwrap_or("prob");
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+    let letters = flags.choice("--coords", &["numbers", "letters"])? == Some("letters");
+    let color = super::use_color(flags, io.stderr_tty)?;
     let flag_rules = game::rules(flags)?;
     let from_header = !flags.has("--rows") && !flags.has("--cols");
     let game = if from_header {
@@ -95,8 +185,18 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         let n: usize = flags.get_or("--cells", 0)?;
         if n > rows * cols {
             return Err(CliError::Usage(format!(
-                "--cells: {n} ship cells do not fit on a {rows}x{cols} board ({} cells)",
-                rows * cols
+                "--cells: {} do not fit on a {rows}x{cols} board ({})",
+                crate::words::count(n, "ship cell"),
+                crate::words::count(rows * cols, "cell")
+            )));
+        }
+        // Straight ships that never touch hold at most 2 cells of any 2x2 square.
+        let most = rows.div_ceil(2) * cols.div_ceil(2) * 2;
+        if !game.rules.touch() && n > most.min(rows * cols) {
+            return Err(CliError::Usage(format!(
+                "--cells: {} cannot fit on a {rows}x{cols} board when ships never touch (at most {})",
+                crate::words::count(n, "ship cell"),
+                crate::words::count(most, "ship cell")
             )));
         }
         Ships::Cells(n)
@@ -104,17 +204,40 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         Placer::with_rules(rows, cols, &game.rules).check(game.rules.fleet())?;
         Ships::Fleet
     };
-    let mut strategy = strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
+    strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
     if io.stdin_tty {
-        writeln!(io.stderr, "{name} is probing a {rows}x{cols} bay: answer each `? row col` with hit or miss")?;
+        let ask = if letters { "`? B7`" } else { "`? row col`" };
+        writeln!(io.stderr, "{name} is probing a {rows}x{cols} bay: answer each {ask} with hit or miss (or undo)")?;
     }
     let retry = io.stdin_tty;
-    let lines = Lines { input: &mut *io.stdin, output: &mut *io.stdout, notes: &mut *io.stderr };
+    let draw = io.stdin_tty && rows.saturating_mul(cols) <= DRAWN_CELLS;
     let (rules, fleet_known) = (game.rules.clone(), ships == Ships::Fleet);
-    let mut sonar = Interactive::new(game, ships, lines, retry);
-    let result = strategy::solve(strategy.as_mut(), &mut sonar);
-    let contradiction = sonar.contradiction().map(str::to_owned);
-    drop(sonar);
+    let notes: RefCell<&mut dyn Write> = RefCell::new(&mut *io.stderr);
+    let replay_left = Rc::new(Cell::new(0));
+    let mut kept = Vec::new();
+    let (result, contradiction) = loop {
+        let mut strategy = strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
+        let mut note_writer = Shared(&notes);
+        let lines = Lines { input: &mut *io.stdin, output: &mut *io.stdout, notes: &mut note_writer };
+        let mut sonar =
+            Interactive::replaying(game.clone(), ships.clone(), lines, retry, kept, Rc::clone(&replay_left))
+                .with_letters(letters);
+        let mut view = BoardView { out: Shared(&notes), draw, letters, color, replay_left: Rc::clone(&replay_left) };
+        let result = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut view);
+        if sonar.undo_requested() {
+            kept = sonar.kept_answers();
+            if let Some(cell) = sonar.last_cell().filter(|_| retry) {
+                let cell = if letters { crate::interactive::letters(cell) } else { cell.to_string() };
+                writeln!(Shared(&notes), "took back the answer for {cell}")?;
+                if kept.is_empty() && draw {
+                    let empty = board_text(&ScanRecord::new(rows, cols), letters, color);
+                    Shared(&notes).write_all(empty.as_bytes())?;
+                }
+            }
+            continue;
+        }
+        break (result, sonar.contradiction().map(str::to_owned));
+    };
     let record = match (result, contradiction) {
         (Ok(record), _) => record,
         (Err(_), Some(why)) => return Err(CliError::Scan(ScanError::Contradiction(why))),

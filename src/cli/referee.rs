@@ -92,10 +92,10 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
         let line = match read_line(&mut *io.stdin)? {
             None => {
                 return Err(CliError::Invalid(format!(
-                    "the player stopped after {} probes, with {} of {} ship cells found",
-                    record.scans(),
+                    "the player stopped after {}, with {} of {} found",
+                    crate::words::count(record.scans(), "probe"),
                     record.hits(),
-                    board.ship_cells()
+                    crate::words::count(board.ship_cells(), "ship cell")
                 )))
             }
             Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {MAX_LINE} bytes"))),

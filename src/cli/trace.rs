@@ -10,10 +10,14 @@ use crate::trace::{TraceOptions, Tracer};
 
 const FLAGS: &[Flag] = &[
     Flag::value("--strategy", "NAME", "trace NAME, not the strategy on the input's first line"),
-    Flag::value("--color", "WHEN", "colour the drawn boards: auto (only when stdout is a\nterminal), always or never")
-        .default("auto"),
+    super::COLOR_FLAG,
+    Flag::value("--limit", "N", "show only the first N scans, then how many more there\nwere, then the judge's output (needed over 10,000 cells)"),
+    Flag::value("--format", "F", "text, or json: JSON Lines, one object per scan").default("text"),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
 ];
+
+/// The largest board traced without `--limit`.
+pub(crate) const MAX_UNLIMITED_CELLS: usize = 10_000;
 
 /// `trace`'s command line.
 pub const COMMAND: Command = Command {
@@ -49,6 +53,17 @@ OUTPUT
   It ends with `judge output:` and exactly what the judge prints: the number of
   scans, then the final grid.
 
+  With --limit N, the blocks stop after scan N; a line `... K more scans not
+  shown (--limit N)` comes before the judge's output. Boards over 10,000 cells
+  need --limit; their likelihood matrices are not shown.
+
+  --format json (JSON Lines): a first object {\"strategy\", \"rows\", \"cols\",
+  \"ships\", \"ship_cells\"}; one object per scan {\"scan\", \"probe\": [r, c],
+  \"source\", \"answer\", \"eliminated\": [[r, c], ...], \"list\": {\"name\", \"cells\",
+  \"length\"} (when the strategy has one), \"matrix\": [[...], ...] (when read;
+  null when not shown), \"grid\": [ROW, ...]}; {\"scans_not_shown\": K} after a
+  --limit; last, the judge's output {\"scans\": N, \"grid\": [ROW, ...]}.
+
   With colour: spotted ships red, scanned water blue, eliminated cells yellow
   (bold when eliminated in this step), the cell probed in this step black on
   green.
@@ -61,11 +76,9 @@ OUTPUT
 /// output (or the usage text for `--help`); bad flags or input give `Err` with nothing
 /// on stdout.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let color = match flags.choice("--color", &["auto", "always", "never"])? {
-        Some("always") => true,
-        Some("never") => false,
-        _ => io.stdout_tty,
-    };
+    let json = super::wants_json(flags)?;
+    let color = super::use_color(flags, io.stdout_tty)? && !json;
+    let limit: Option<usize> = flags.get("--limit")?;
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let rules = game::rules(flags)?;
     let input = {
@@ -75,10 +88,24 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let board = input.board;
     game::check_fleet(flags, &rules, board.rules().fleet())?;
+    let cells = board.rows().saturating_mul(board.cols());
+    if limit.is_none() && cells > MAX_UNLIMITED_CELLS {
+        return Err(CliError::Usage(format!(
+            "the board has {cells} cells, and a trace draws the whole board after every scan: give --limit N to show \
+             only the first N scans (boards of up to {MAX_UNLIMITED_CELLS} cells need no limit)"
+        )));
+    }
     let name = flags.text("--strategy").unwrap_or(&input.strategy);
+    if name == "all" {
+        return Err(CliError::Usage(
+            "--strategy all: a trace follows one strategy; try `spot-the-ships --strategy all FILE` to compare them"
+                .into(),
+        ));
+    }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut sonar = board.clone();
-    let mut tracer = Tracer::new(&board, TraceOptions::for_strategy(name, color), &mut *io.stdout);
+    let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
+    let mut tracer = Tracer::new(&board, options, &mut *io.stdout);
     tracer.begin(name);
     let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut tracer)?;
     tracer.finish(&record)?;
