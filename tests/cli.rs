@@ -480,7 +480,7 @@ fn progress_of_slow_strategies_counts_single_games() {
         return;
     }
     let command = format!(
-        "{} simulate --games 500 --strategies bayes --threads 1 --format csv > /dev/null",
+        "{} simulate --games 3000 --strategies bayes --threads 1 --format csv > /dev/null",
         env!("CARGO_BIN_EXE_spot-the-ships")
     );
     let out = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().unwrap();
@@ -494,8 +494,11 @@ fn progress_of_slow_strategies_counts_single_games() {
     let mut distinct = shown.clone();
     distinct.dedup();
     assert!(distinct.len() >= 2 || shown.len() == 1, "{text:?}");
-    // 500 games: one game is 0.2%; a block of 1,024 games would jump straight to 100%.
+    // 3,000 games (several seconds, so the line is drawn more than once before 100%):
+    // one game is 0.03%; blocks of 1,024 games would show only 0%, 34.1% and 68.3%.
     assert!(shown.iter().any(|&p| p > 0.0 && p < 100.0), "{text:?}");
+    let by_block = |p: f64| [0.0, 34.1, 68.3].contains(&p);
+    assert!(shown.iter().any(|&p| p < 100.0 && !by_block(p)), "{text:?}");
 }
 
 #[test]
