@@ -20,6 +20,7 @@ pub mod input;
 pub mod interactive;
 pub mod json;
 pub mod likelihood;
+pub mod merge;
 pub mod observer;
 pub mod placement;
 pub mod position;

@@ -4,7 +4,9 @@
 //! Game `i` draws its board from `Rng::for_stream(seed, i)` and each seeded strategy
 //! gets its own stream from the seed, `i` and its name, so results do not depend on
 //! how many threads play or in which order: threads take blocks of games from a shared
-//! counter and their integer tallies are added up at the end.
+//! counter and their integer tallies are added up at the end. For the same reason a
+//! run can be split into shards (`SimConfig::shard`: the games `i` with `i mod N == K`)
+//! whose tallies add up to the whole run's.
 
 use crate::board::{Board, BoardError};
 use crate::placement::{PlacementError, Placer};
@@ -35,6 +37,35 @@ pub struct SimConfig {
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
+    /// `Some((k, n))`: play only the games `i < games` with `i mod n == k` (a shard of
+    /// the run; `k < n`); `None`: every game.
+    pub shard: Option<(u64, u64)>,
+}
+
+impl SimConfig {
+    /// The number of games this configuration plays: `games`, or its shard's share.
+    /// Pre: a shard has `k < n`. Post: the shards `0/n` to `n-1/n` add up to `games`.
+    pub fn played(&self) -> u64 {
+        match self.shard {
+            Some((k, n)) if n > 0 => {
+                if k < self.games {
+                    (self.games - 1 - k) / n + 1
+                } else {
+                    0
+                }
+            }
+            _ => self.games,
+        }
+    }
+
+    /// The game number of the `j`-th game played (`j < played()`).
+    /// Pre: `j < played()`. Post: `j` without a shard, `k + j * n` with one.
+    pub fn game_at(&self, j: u64) -> u64 {
+        match self.shard {
+            Some((k, n)) => k + j * n,
+            None => j,
+        }
+    }
 }
 
 /// The tally of one strategy.
@@ -218,9 +249,10 @@ struct Tally {
 }
 
 /// Runs the simulation; `done` counts the games each strategy finishes, one by one (for
-/// progress: the run is over at `games * strategies`).
-/// Pre: none. Post: `Ok` with one tally per strategy, each summing to `config.games`;
-/// identical for any thread count.
+/// progress: the run is over at `played() * strategies`).
+/// Pre: none. Post: `Ok` with one tally per strategy, each summing to
+/// `config.played()`; identical for any thread count, and the tallies of the shards
+/// `0/n` to `n-1/n` add up to the whole run's.
 pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimError> {
     for name in &config.strategies {
         strategy::for_rules(name, 0, &config.rules).map_err(SimError::Strategy)?;
@@ -299,14 +331,18 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     let mut scans = vec![0usize; n * batch_size];
     let mut record = ScanRecord::new(config.rows, config.cols);
     let streams: Vec<u64> = strategies.iter().map(|s| strategy_stream(config.seed, s.name())).collect();
+    // The counter and the blocks count the games played (`j`); game `config.game_at(j)`
+    // is played, so a shard skips the other shards' games without changing a result.
+    let played = config.played();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
-        if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+        if first >= played || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
             return tally;
         }
-        let last = (first + BLOCK).min(config.games);
+        let last = (first + BLOCK).min(played);
         for batch in (first..last).step_by(batch_size) {
-            let games = batch..(batch + batch_size as u64).min(last);
+            let local = batch..(batch + batch_size as u64).min(last);
+            let games = local.clone().map(|j| config.game_at(j));
             // Place the batch's boards, then let each strategy play all of them in turn.
             let t0 = Instant::now();
             for (game, board) in games.clone().zip(boards.iter_mut()) {
@@ -342,7 +378,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                 tally.busy[k] += now - t;
                 t = now;
             }
-            for g in 0..(games.end - games.start) as usize {
+            for g in 0..(local.end - local.start) as usize {
                 let reference = scans.get(g).copied().unwrap_or(0);
                 for k in 0..n {
                     let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
@@ -382,6 +418,7 @@ mod tests {
             strategies: ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
             seed: 1,
             threads,
+            shard: None,
         }
     }
 
@@ -438,6 +475,37 @@ mod tests {
             assert_eq!(stats.histogram, histograms[k], "{}", stats.name);
             assert_eq!(stats.vs_first, (k > 0).then_some(vs_first[k]), "{}", stats.name);
         }
+    }
+
+    #[test]
+    fn shards_add_up_to_the_whole_run() {
+        let whole = simulate(&config(BLOCK + 100, 2), &AtomicU64::new(0)).unwrap();
+        let n = 3;
+        let mut sum: Vec<(Vec<u64>, Option<[u64; 3]>)> =
+            whole.stats.iter().map(|s| (vec![0; s.histogram.len()], s.vs_first.map(|_| [0; 3]))).collect();
+        let mut played = 0;
+        for k in 0..n {
+            let c = SimConfig { shard: Some((k, n)), ..config(BLOCK + 100, 2) };
+            assert_eq!(c.played(), (BLOCK + 100 - k).div_ceil(n));
+            let part = simulate(&c, &AtomicU64::new(0)).unwrap();
+            played += c.played();
+            for (s, (h, v)) in part.stats.iter().zip(sum.iter_mut()) {
+                assert_eq!(s.games(), c.played());
+                h.iter_mut().zip(&s.histogram).for_each(|(a, b)| *a += b);
+                if let (Some(v), Some(w)) = (v.as_mut(), s.vs_first) {
+                    v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+                }
+            }
+        }
+        assert_eq!(played, BLOCK + 100);
+        for (s, (h, v)) in whole.stats.iter().zip(&sum) {
+            assert_eq!(&s.histogram, h, "{}", s.name);
+            assert_eq!(&s.vs_first, v, "{}", s.name);
+        }
+        // Shard k of n plays the games k, k + n, ...: one game alone is shard i of i + 1.
+        let one = SimConfig { games: 8, shard: Some((7, 8)), ..config(0, 1) };
+        assert_eq!((one.played(), one.game_at(0)), (1, 7));
+        assert_eq!(SimConfig { games: 2, shard: Some((5, 8)), ..config(0, 1) }.played(), 0);
     }
 
     #[test]

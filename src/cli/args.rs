@@ -57,6 +57,8 @@ pub(crate) enum Operands {
     File,
     /// Words after `--` (a program and its arguments).
     AfterDashes,
+    /// Any number of files (`simulate merge FILE...`).
+    Files,
 }
 
 /// A command of the program: its name, help text and flags.
@@ -143,6 +145,7 @@ impl Command {
             if !is_flag {
                 match self.operands {
                     Operands::File if parsed.operands.is_empty() => parsed.operands.push(arg.clone()),
+                    Operands::Files => parsed.operands.push(arg.clone()),
                     Operands::File => {
                         return Err(CliError::Usage(format!(
                             "unexpected `{arg}`: only one input file is read (see --help)"
@@ -399,6 +402,12 @@ mod tests {
         assert_eq!(p.operands(), &["in.txt".to_string()]);
         assert!(CMD.parse(&s(&["-h"])).unwrap().wants_help());
         assert_eq!(CMD.parse(&s(&["-"])).unwrap().operands(), &["-".to_string()]);
+    }
+
+    #[test]
+    fn files_operands_take_any_number() {
+        let files = Command { operands: Operands::Files, ..CMD };
+        assert_eq!(files.parse(&s(&["a", "b", "-"])).unwrap().operands().len(), 3);
     }
 
     #[test]

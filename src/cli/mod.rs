@@ -120,17 +120,17 @@ pub struct Streams<'a> {
 /// Reads all of stdin, up to [`MAX_INPUT`] bytes.
 /// Pre: none. Post: `Err` when reading fails or the input is larger than the limit.
 pub fn read_all(stdin: &mut dyn BufRead) -> Result<Vec<u8>, CliError> {
-    read_limited(stdin, "the input")
+    read_limited(stdin, "the input", MAX_INPUT)
 }
 
-/// Reads all of `from` (named `what` in errors), up to [`MAX_INPUT`] bytes.
-fn read_limited(from: &mut dyn Read, what: &str) -> Result<Vec<u8>, CliError> {
+/// Reads all of `from` (named `what` in errors), up to `limit` bytes.
+fn read_limited(from: &mut dyn Read, what: &str, limit: u64) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
-    io::Read::take(from, MAX_INPUT + 1)
+    io::Read::take(from, limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::Invalid(format!("reading {what}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(CliError::Invalid(format!("{what} is larger than the limit of {MAX_INPUT} bytes")));
+    if bytes.len() as u64 > limit {
+        return Err(CliError::Invalid(format!("{what} is larger than the limit of {limit} bytes")));
     }
     Ok(bytes)
 }
@@ -144,7 +144,7 @@ pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> 
         Some(path) if path != "-" => {
             let mut file =
                 std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
-            read_limited(&mut file, &format!("`{path}`"))
+            read_limited(&mut file, &format!("`{path}`"), MAX_INPUT)
         }
         _ => {
             if io.stdin_tty {
@@ -217,6 +217,9 @@ pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             Ok(())
         }
         Some("help") => help(rest, io),
+        Some("simulate") if rest.first().is_some_and(|a| a == "merge") => {
+            dispatch(&simulate::MERGE_COMMAND, simulate::run_merge, rest.get(1..).unwrap_or_default(), io)
+        }
         Some(name) => match COMMANDS.iter().find(|c| c.spec.name == name) {
             Some(entry) => dispatch(entry.spec, entry.run, rest, io),
             None => {
@@ -246,6 +249,7 @@ pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
 fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     let text = match rest {
         [] => top_help(),
+        [simulate, merge] if simulate == "simulate" && merge == "merge" => simulate::MERGE_COMMAND.help(),
         [name] => match COMMANDS.iter().find(|c| c.spec.name == name.as_str()) {
             Some(entry) => entry.spec.help(),
             None if name == "judge" => top_help(),

@@ -1,11 +1,13 @@
-//! `simulate`: rerun the statement's strategy comparison on random boards.
+//! `simulate`: rerun the statement's strategy comparison on random boards; `simulate
+//! merge`: the reports of a run's shards combined.
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
 use crate::chart;
+use crate::merge;
 use crate::rules::Rules;
-use crate::simulation::{simulate, SimConfig, SimResult};
+use crate::simulation::{simulate, SimConfig, SimResult, StrategyStats};
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,13 +36,14 @@ const FLAGS: &[Flag] = &[
     )
     .default("text"),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
+    Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
 ];
 
 /// `simulate`'s command line.
 pub const COMMAND: Command = Command {
     name: "simulate",
     summary: "compare strategies on many random boards",
-    usage: &["simulate [OPTIONS]"],
+    usage: &["simulate [OPTIONS]", "simulate merge [--format F] FILE..."],
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
@@ -48,8 +51,40 @@ Every strategy plays the very same boards. Game i places the fleet with its own
 random stream drawn from the seed and i: ships largest first, each uniformly
 among the valid positions; a fleet that gets stuck starts again. Progress goes
 to stderr when stderr is a terminal and the run lasts more than a second.
+
+SHARDS (one study spread over machines)
+  Game i depends only on the seed and i, so a run splits exactly: run
+  `simulate --shard K/N --format json > K.json` for K = 0 to N-1 (same flags,
+  any machines, any --threads), then `simulate merge 0.json ... > all.json`:
+  the merged JSON is byte for byte the whole run's. The JSON of a shard counts
+  its own games and ends with \"shard\": {\"index\": K, \"count\": N,
+  \"run_games\": G}; merge refuses shards of different runs, a shard given twice
+  and a missing one. `merge --format text|csv` prints the merged run like a run.
 ",
     extra: Some(game::presets_help),
+};
+
+/// `simulate merge`'s command line (reached as `simulate merge ...`).
+pub const MERGE_COMMAND: Command = Command {
+    name: "simulate merge",
+    summary: "combine the shards' JSON into the whole run's",
+    usage: &["simulate merge [--format F] FILE..."],
+    groups: &[(
+        "OPTIONS",
+        &[Flag::value(
+            "--format",
+            "F",
+            "json: the whole run's JSON, byte for byte; text or csv:\nas simulate prints them (without times)",
+        )
+        .default("json")],
+    )],
+    operands: Operands::Files,
+    after: "\
+Each FILE is the output of `simulate --shard K/N --format json` for one K (or
+`-` for standard input, once). Every shard from 0/N to N-1/N must be given
+once, all from the same run: same games, bay, fleet, rules, seed, strategies.
+",
+    extra: None,
 };
 
 /// The most games one run plays (about a day of the fastest strategies on two cores).
@@ -81,7 +116,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if let Some(path) = flags.text("--svg") {
         let title = format!(
             "{} games, {}x{} board, {} rules, fleet {}",
-            config.games,
+            config.played(),
             config.rows,
             config.cols,
             config.rules.preset_name(),
@@ -91,7 +126,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     }
     let report = match format {
         Format::Text => text(&result),
-        Format::Csv => csv(&result),
+        Format::Csv => csv(&result.stats),
         Format::Json => json(&result),
     };
     io.stdout.write_all(report.as_bytes())?;
@@ -124,7 +159,20 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     // More threads than cores only add memory (each holds its boards): use the cores.
     let threads = threads.min(cores);
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads })
+    let shard = match flags.text("--shard") {
+        None => None,
+        Some(text) => Some(shard(text, games)?),
+    };
+    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard })
+}
+
+/// `K/N` of `--shard`, with `K < N <= games`.
+fn shard(text: &str, games: u64) -> Result<(u64, u64), CliError> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k < n && n <= games => Ok((k, n)),
+        _ => Err(super::args::expected("--shard", &format!("K/N with 0 <= K < N <= {games} (the games)"), text)),
+    }
 }
 
 /// The names in a comma-separated list; `all` stands for every strategy that can play
@@ -154,7 +202,7 @@ fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResu
             let elapsed = start.elapsed().as_secs_f64();
             if io.stderr_tty && elapsed > 1.0 {
                 // `done` counts the games each strategy finished.
-                let total = config.games.saturating_mul(config.strategies.len().max(1) as u64);
+                let total = config.played().saturating_mul(config.strategies.len().max(1) as u64);
                 let n = done.load(Ordering::Relaxed).min(total);
                 let rate = n as f64 / config.strategies.len().max(1) as f64 / elapsed;
                 let left = if n > 0 { (total - n) as f64 * elapsed / n as f64 } else { 0.0 };
@@ -181,11 +229,13 @@ fn text(r: &SimResult) -> String {
     let c = &r.config;
     let mut out = String::new();
     let cells = c.rules.fleet().ship_cells();
-    let w = r.stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
+    let games = match c.shard {
+        Some((k, n)) => format!("{} games (shard {k}/{n} of a {}-game run)", c.played(), c.games),
+        None => format!("{} games", c.games),
+    };
     let _ = writeln!(
         out,
-        "{} games, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
-        c.games,
+        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
         c.rows,
         c.cols,
         c.rules.fleet().describe(),
@@ -194,16 +244,33 @@ fn text(r: &SimResult) -> String {
         c.rules.preset_name(),
         c.rules.describe()
     );
-    let _ = writeln!(out);
+    out.push_str(&text_body(&r.stats, c.played(), true));
     let _ = writeln!(
         out,
-        "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10}",
-        "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max", "games/s"
+        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
+        r.wall.as_secs_f64(),
+        c.threads,
+        c.played() as f64 / r.wall.as_secs_f64().max(1e-9)
     );
-    for s in &r.stats {
-        let _ = writeln!(
+    out
+}
+
+/// The statistics of every strategy, the paired comparison with the first and the chart
+/// (with each strategy's games/s when `timed`), after a blank line.
+fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
+    let mut out = String::new();
+    let w = stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
+    let _ = writeln!(out);
+    let _ = write!(
+        out,
+        "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5}",
+        "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max"
+    );
+    let _ = writeln!(out, "{}", if timed { format!(" {:>10}", "games/s") } else { String::new() });
+    for s in stats {
+        let _ = write!(
             out,
-            "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10.0}",
+            "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5}",
             s.name,
             s.mean(),
             s.stdev(),
@@ -211,18 +278,18 @@ fn text(r: &SimResult) -> String {
             s.percentile(10.0),
             s.percentile(50.0),
             s.percentile(90.0),
-            s.max(),
-            s.games_per_second()
+            s.max()
         );
+        let _ = writeln!(out, "{}", if timed { format!(" {:>10.0}", s.games_per_second()) } else { String::new() });
     }
-    if let Some(first) = r.stats.first() {
-        if r.stats.len() > 1 {
+    if let Some(first) = stats.first() {
+        if stats.len() > 1 {
             let _ = writeln!(out);
             let _ =
                 writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
-            for s in r.stats.iter().skip(1) {
+            for s in stats.iter().skip(1) {
                 if let Some([fewer, equal, more]) = s.vs_first {
-                    let pct = |v: u64| super::percent(v, c.games);
+                    let pct = |v: u64| super::percent(v, games);
                     let _ = writeln!(
                         out,
                         "{:<w$} fewer {:>7} ({:>5}%)  equal {:>7} ({:>5}%)  more {:>7} ({:>5}%)",
@@ -239,22 +306,15 @@ fn text(r: &SimResult) -> String {
         }
     }
     let _ = writeln!(out);
-    out.push_str(&chart::terminal(&r.stats));
+    out.push_str(&chart::terminal(stats));
     let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
-        r.wall.as_secs_f64(),
-        c.threads,
-        c.games as f64 / r.wall.as_secs_f64().max(1e-9)
-    );
     out
 }
 
 /// `strategy,scans,games`, one row per strategy and scan count reached.
-fn csv(r: &SimResult) -> String {
+fn csv(stats: &[StrategyStats]) -> String {
     let mut out = String::from("strategy,scans,games\n");
-    for s in &r.stats {
+    for s in stats {
         for (scans, &games) in s.histogram.iter().enumerate().filter(|(_, &g)| g > 0) {
             let _ = writeln!(out, "{},{scans},{games}", s.name);
         }
@@ -262,28 +322,39 @@ fn csv(r: &SimResult) -> String {
     out
 }
 
-/// One JSON object with the configuration and every strategy's statistics.
+/// One JSON object with the configuration and every strategy's statistics; a shard's
+/// ends with its `shard` member.
 fn json(r: &SimResult) -> String {
     let c = &r.config;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "{{\"games\": {}, \"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}, \"strategies\": [",
-        c.games,
+    let fields = format!(
+        "\"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}",
         c.rows,
         c.cols,
         c.rules.fleet().sizes_text(),
         crate::json::rules(&c.rules),
         c.seed
     );
-    for (k, s) in r.stats.iter().enumerate() {
+    let tail = match c.shard {
+        Some((k, n)) => format!(", \"shard\": {{\"index\": {k}, \"count\": {n}, \"run_games\": {}}}", c.games),
+        None => String::new(),
+    };
+    json_document(c.played(), &fields, &r.stats, &tail)
+}
+
+/// The JSON report: `games`, then `fields` (the members rows, cols, fleet, rules and
+/// seed), the strategies, and `tail` (members after them, each starting with `, `).
+/// Pre: `fields` and `tail` are JSON members. Post: one line of JSON.
+fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "{{\"games\": {games}, {fields}, \"strategies\": [");
+    for (k, s) in stats.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
         }
         let _ = write!(
             out,
-            "{{\"name\": \"{}\", \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
-            s.name,
+            "{{\"name\": {}, \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
+            crate::json::string(&s.name),
             crate::json::number(s.mean()),
             crate::json::number(s.stdev()),
             s.min(),
@@ -304,6 +375,71 @@ fn json(r: &SimResult) -> String {
             .collect();
         let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));
     }
-    out.push_str("]}\n");
+    let _ = writeln!(out, "]{tail}}}");
+    out
+}
+
+/// The `forfeits` member (with `--forfeit-as-max`): each bot's forfeited games.
+fn forfeits_member(list: &[(String, u64)]) -> String {
+    let items: Vec<String> = list
+        .iter()
+        .map(|(name, games)| format!("{{\"name\": {}, \"games\": {games}}}", crate::json::string(name)))
+        .collect();
+    format!(", \"forfeits\": [{}]", items.join(", "))
+}
+
+/// The most bytes of one report `merge` reads.
+const MAX_REPORT: u64 = crate::json::MAX_TEXT as u64;
+
+/// Runs `simulate merge`.
+/// Pre: none. Post: on `Ok`, the merged report is on stdout; on `Err` nothing is.
+pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let format = flags.choice("--format", &["json", "text", "csv"])?;
+    let mut shards = Vec::new();
+    let mut stdin_read = false;
+    for path in flags.operands() {
+        let bytes = if path == "-" {
+            if std::mem::replace(&mut stdin_read, true) {
+                return Err(CliError::Usage("`-` (standard input) given twice".into()));
+            }
+            super::read_limited(&mut *io.stdin, "standard input", MAX_REPORT)?
+        } else {
+            let mut file =
+                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            super::read_limited(&mut file, &format!("`{path}`"), MAX_REPORT)?
+        };
+        let text = String::from_utf8(bytes).map_err(|_| CliError::Invalid(format!("`{path}` is not UTF-8 text")))?;
+        shards.push(merge::read(path, &text).map_err(|e| CliError::Invalid(e.to_string()))?);
+    }
+    let merged = merge::combine(&shards).map_err(|e| match e {
+        merge::MergeError::Nothing => CliError::Usage(e.to_string()),
+        e => CliError::Invalid(e.to_string()),
+    })?;
+    let report = match format {
+        Some("text") => merged_text(&merged),
+        Some("csv") => csv(&merged.stats),
+        _ => {
+            let tail = merged.forfeits.as_deref().map(forfeits_member).unwrap_or_default();
+            json_document(merged.games, &merged.fields, &merged.stats, &tail)
+        }
+    };
+    io.stdout.write_all(report.as_bytes())?;
+    Ok(())
+}
+
+/// The text report of a merged run (the configuration as the JSON gives it, no times).
+fn merged_text(m: &merge::Merged) -> String {
+    let mut out = format!(
+        "{} games, {}x{} board, fleet {}, seed {}\nrules {}; merged from {} shard{}\n",
+        m.games,
+        m.rows,
+        m.cols,
+        m.fleet,
+        m.seed,
+        m.preset,
+        m.shards,
+        if m.shards == 1 { "" } else { "s" }
+    );
+    out.push_str(&text_body(&m.stats, m.games, false));
     out
 }
