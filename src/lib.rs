@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod afloat;
+pub mod arena;
 pub mod board;
 pub mod cellset;
 pub mod chart;

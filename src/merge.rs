@@ -144,6 +144,14 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
+impl Merged {
+    /// True when `name` is a bot listed in the `forfeits` member.
+    /// Pre: none. Post: false without that member.
+    pub(crate) fn is_bot(&self, name: &str) -> bool {
+        self.forfeits.as_ref().is_some_and(|list| list.iter().any(|(n, _)| n == name))
+    }
+}
+
 /// The games shard `index` of `count` plays in a run of `games` games.
 fn shard_games(index: u64, count: u64, games: u64) -> u64 {
     if index < games && count > 0 {
@@ -352,6 +360,8 @@ pub(crate) fn combine(shards: &[Shard]) -> Result<Merged, MergeError> {
             histogram: Vec::new(),
             vs_first: t.vs_first.map(|_| [0; 3]),
             busy: Duration::ZERO,
+            forfeits: 0,
+            first_forfeit: None,
         })
         .collect();
     let mut forfeits = first.forfeits.clone().map(|f| f.into_iter().map(|(n, _)| (n, 0)).collect::<Vec<_>>());
@@ -371,6 +381,11 @@ pub(crate) fn combine(shards: &[Shard]) -> Result<Merged, MergeError> {
         }
         if let (Some(total), Some(part)) = (forfeits.as_mut(), &s.forfeits) {
             total.iter_mut().zip(part).for_each(|(a, b)| a.1 += b.1);
+        }
+    }
+    if let Some(list) = &forfeits {
+        for stat in stats.iter_mut() {
+            stat.forfeits = list.iter().find(|(n, _)| *n == stat.name).map_or(0, |(_, g)| *g);
         }
     }
     let fields = SAME.iter().zip(&first.same).map(|(k, v)| format!("\"{k}\": {v}")).collect::<Vec<_>>().join(", ");

@@ -4,6 +4,7 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
+use crate::arena;
 use crate::chart;
 use crate::merge;
 use crate::rules::Rules;
@@ -37,6 +38,13 @@ const FLAGS: &[Flag] = &[
     .default("text"),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
     Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
+    Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
+        .repeatable(),
+    Flag::value("--move-time", "SECS", "the time a bot has per probe (a process's first: 10 s)").default("1"),
+    Flag::switch(
+        "--forfeit-as-max",
+        "a game a bot forfeits counts rows*cols scans and the run\ngoes on (without: the run stops with an error)",
+    ),
 ];
 
 /// `simulate`'s command line.
@@ -60,6 +68,23 @@ SHARDS (one study spread over machines)
   its own games and ends with \"shard\": {\"index\": K, \"count\": N,
   \"run_games\": G}; merge refuses shards of different runs, a shard given twice
   and a missing one. `merge --format text|csv` prints the merged run like a run.
+
+BOTS (your own program in the race: --bot NAME=CMD, repeatable)
+  CMD is split into words ('...' and \"...\" group words; there is no shell: for
+  pipes or variables use sh -c '...') and started once per thread. For each
+  game the bot reads the header `referee` writes (bay, fleet, names, rules
+  lines: see `help referee`), writes `? r c` lines and reads hit, miss, sunk or
+  sunk NAME after each, then reads `done N`; the next game's header follows,
+  and its input ends after the last game. Its stdout is for probes only (flush
+  each); its stderr is kept, and its last line shown if it forfeits. A bot
+  comes after --strategies, or where its NAME is in --strategies (it may be the
+  reference). NAME: letters, digits, '-', '_', '.'; not a built-in strategy.
+  A bot forfeits a game with a line that is not a probe, a probe outside the
+  bay or repeated, more than --move-time per probe, or the end of its output:
+  the run stops with an error naming the bot, the game and how to replay it
+  alone. With --forfeit-as-max the game counts rows*cols scans, a new process
+  plays on, and the report says how many games each bot forfeited.
+    simulate --strategies prob,bayes --bot mine='python3 bot.py'
 ",
     extra: Some(game::presets_help),
 };
@@ -144,13 +169,32 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     }
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
-    let strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    let mut strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    let bots = bot_list(flags)?;
+    for (name, _) in &bots {
+        if !strategies.contains(name) {
+            strategies.push(name.clone());
+        }
+    }
     for (k, name) in strategies.iter().enumerate() {
-        strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategies: {e}")))?;
+        if !bots.iter().any(|(bot, _)| bot == name) {
+            strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategies: {e}")))?;
+        }
         if strategies.get(..k).is_some_and(|before| before.contains(name)) {
             return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
         }
     }
+    if bots.is_empty() {
+        if let Some(flag) = ["--move-time", "--forfeit-as-max"].into_iter().find(|f| flags.has(f)) {
+            return Err(CliError::Usage(format!("{flag} applies to bots only: give --bot NAME=CMD")));
+        }
+    }
+    let seconds: f64 = flags.get_or("--move-time", 1.0)?;
+    if !(0.001..=3600.0).contains(&seconds) {
+        return Err(super::args::expected("--move-time", "seconds from 0.001 to 3600", &seconds.to_string()));
+    }
+    let move_time = Duration::from_secs_f64(seconds);
+    let forfeit_as_max = flags.has("--forfeit-as-max");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: usize = flags.get_or("--threads", cores)?;
     if threads == 0 || threads > 1024 {
@@ -163,7 +207,37 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
         None => None,
         Some(text) => Some(shard(text, games)?),
     };
-    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard })
+    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard, bots, move_time, forfeit_as_max })
+}
+
+/// The longest name of a bot.
+const MAX_BOT_NAME: usize = 32;
+
+/// The bots of `--bot NAME=CMD`: each name and its command split into words.
+fn bot_list(flags: &Parsed) -> Result<Vec<(String, Vec<String>)>, CliError> {
+    let mut bots: Vec<(String, Vec<String>)> = Vec::new();
+    for value in flags.all("--bot") {
+        let Some((name, command)) = value.split_once('=') else {
+            return Err(super::args::expected("--bot", "NAME=CMD", value));
+        };
+        let name = name.trim();
+        let fits = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
+        if name.is_empty() || name.len() > MAX_BOT_NAME || !name.chars().all(fits) {
+            return Err(CliError::Usage(format!(
+                "--bot: `{}` is not a bot name (1 to {MAX_BOT_NAME} letters, digits, '-', '_' or '.')",
+                crate::input::shown(name.as_bytes())
+            )));
+        }
+        if strategy::NAMES.contains(&name) || name == "all" {
+            return Err(CliError::Usage(format!("--bot: `{name}` is a built-in strategy; give the bot another name")));
+        }
+        if bots.iter().any(|(n, _)| n == name) {
+            return Err(CliError::Usage(format!("--bot: two bots are called `{name}`")));
+        }
+        let argv = arena::split_command(command).map_err(|e| CliError::Usage(format!("--bot {name}: {e}")))?;
+        bots.push((name.to_string(), argv));
+    }
+    Ok(bots)
 }
 
 /// `K/N` of `--shard`, with `K < N <= games`.
@@ -245,6 +319,10 @@ fn text(r: &SimResult) -> String {
         c.rules.describe()
     );
     out.push_str(&text_body(&r.stats, c.played(), true));
+    if c.forfeit_as_max {
+        let bots: Vec<&StrategyStats> = r.stats.iter().filter(|s| c.bot(&s.name).is_some()).collect();
+        out.push_str(&forfeit_lines(&bots, c.played(), c.rows * c.cols));
+    }
     let _ = writeln!(
         out,
         "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
@@ -252,6 +330,23 @@ fn text(r: &SimResult) -> String {
         c.threads,
         c.played() as f64 / r.wall.as_secs_f64().max(1e-9)
     );
+    out
+}
+
+/// What the bots forfeited (under `--forfeit-as-max`), and the first forfeit of each,
+/// then a blank line.
+fn forfeit_lines(bots: &[&StrategyStats], games: u64, cells: usize) -> String {
+    let mut out = format!("forfeits (--forfeit-as-max: each counts {cells} scans, the whole bay):\n");
+    for s in bots {
+        let _ = write!(out, "  {}: {} of {games} games", s.name, s.forfeits);
+        match &s.first_forfeit {
+            Some((game, why)) => {
+                let _ = writeln!(out, "; the first, game {game}: {why}");
+            }
+            None => out.push('\n'),
+        }
+    }
+    out.push('\n');
     out
 }
 
@@ -322,8 +417,8 @@ fn csv(stats: &[StrategyStats]) -> String {
     out
 }
 
-/// One JSON object with the configuration and every strategy's statistics; a shard's
-/// ends with its `shard` member.
+/// One JSON object with the configuration and every strategy's statistics; then, with
+/// `--forfeit-as-max`, the `forfeits` member, and a shard's `shard` member.
 fn json(r: &SimResult) -> String {
     let c = &r.config;
     let fields = format!(
@@ -334,10 +429,15 @@ fn json(r: &SimResult) -> String {
         crate::json::rules(&c.rules),
         c.seed
     );
-    let tail = match c.shard {
-        Some((k, n)) => format!(", \"shard\": {{\"index\": {k}, \"count\": {n}, \"run_games\": {}}}", c.games),
-        None => String::new(),
-    };
+    let mut tail = String::new();
+    if c.forfeit_as_max {
+        let bots: Vec<(String, u64)> =
+            r.stats.iter().filter(|s| c.bot(&s.name).is_some()).map(|s| (s.name.clone(), s.forfeits)).collect();
+        tail.push_str(&forfeits_member(&bots));
+    }
+    if let Some((k, n)) = c.shard {
+        let _ = write!(tail, ", \"shard\": {{\"index\": {k}, \"count\": {n}, \"run_games\": {}}}", c.games);
+    }
     json_document(c.played(), &fields, &r.stats, &tail)
 }
 
@@ -441,5 +541,9 @@ fn merged_text(m: &merge::Merged) -> String {
         if m.shards == 1 { "" } else { "s" }
     );
     out.push_str(&text_body(&m.stats, m.games, false));
+    if m.forfeits.is_some() {
+        let bots: Vec<&StrategyStats> = m.stats.iter().filter(|s| s.forfeits > 0 || m.is_bot(&s.name)).collect();
+        out.push_str(&forfeit_lines(&bots, m.games, (m.rows * m.cols) as usize));
+    }
     out
 }
