@@ -506,6 +506,12 @@ impl Link {
     fn serve(mut self, inbox: &Receiver<Job>, shared: &Shared) {
         let mut record = ScanRecord::default();
         while let Ok(Job { boards, from, to }) = inbox.recv() {
+            if from >= to {
+                drop(boards);
+                let _ =
+                    shared.report(Err(Lost { forfeit: Forfeit::Broken("an empty job".into()), stderr: None }), true);
+                continue;
+            }
             let mut boards = Some(boards);
             for g in from..to {
                 let board = boards.as_deref().and_then(|b| b.get(g));
