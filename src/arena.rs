@@ -261,6 +261,14 @@ impl Shared {
         self.deadline.store(self.now().saturating_add(allowed).min(NOT_WAITING - 1), Ordering::Release);
     }
 
+    /// Wakes the worker to look at the deadline again (it sleeps until the deadline it
+    /// last saw, and the new one may be earlier).
+    fn wake(&self) {
+        if let Ok(_progress) = self.progress.lock() {
+            self.finished.notify_all();
+        }
+    }
+
     /// No line of the bot is awaited.
     fn not_due(&self) {
         self.deadline.store(NOT_WAITING, Ordering::Release);
@@ -411,6 +419,7 @@ impl Process {
             header,
             move_time,
             probed: false,
+            woken: false,
             child: Arc::clone(&child),
             tail: Arc::clone(&tail),
         };
@@ -496,6 +505,8 @@ struct Link {
     move_time: Duration,
     /// The bot has written its first probe (later ones get the move time only).
     probed: bool,
+    /// The worker was told that the deadlines are the move time's from now on.
+    woken: bool,
     child: Arc<Mutex<Child>>,
     tail: Arc<Mutex<Tail>>,
 }
@@ -569,8 +580,14 @@ impl Link {
     }
 
     /// From now on the bot's next line is due (its first probe gets [`STARTUP_TIME`]).
-    fn due(&self, shared: &Shared) {
+    /// The worker, asleep until the first probe's later deadline, is woken once the
+    /// deadlines are the move time's.
+    fn due(&mut self, shared: &Shared) {
         shared.due_within(if self.probed { self.move_time } else { self.move_time.max(STARTUP_TIME) });
+        if self.probed && !self.woken {
+            self.woken = true;
+            shared.wake();
+        }
     }
 
     /// Sends what is written and reads the bot's next line.

@@ -163,13 +163,16 @@ impl std::fmt::Display for SimError {
             SimError::Strategy(e) => write!(f, "{e}"),
             SimError::Placement(e) => write!(f, "{e}"),
             SimError::Scan { strategy, game, error } => write!(f, "strategy {strategy} failed on game {game}: {error}"),
-            SimError::Forfeit { bot, game, seed, why } => write!(
-                f,
-                "bot {bot} forfeited game {game} of seed {seed} (to replay that game alone: the same command with \
-                 --games {} --shard {game}/{}): {why}",
-                game + 1,
-                game + 1
-            ),
+            SimError::Forfeit { bot, game, seed, why } => {
+                // Game 0 is the first of a run of one game; game g the last of shard g/(g+1).
+                let shard = if *game == 0 { String::new() } else { format!(" --shard {game}/{}", game + 1) };
+                write!(
+                    f,
+                    "bot {bot} forfeited game {game} of seed {seed} (to replay that game alone: the same command with \
+                     --games {}{shard}): {why}",
+                    game + 1
+                )
+            }
             SimError::BotStart { bot, why } => write!(f, "bot {bot}: {why}"),
         }
     }

@@ -131,6 +131,26 @@ fn every_forfeit_stops_the_run_with_one_line_naming_the_bot_and_the_game() {
     let err = run("sleep", &["--move-time", "0.2"]);
     assert!(err.contains(&format!("{replay}it took more than 0.2 s to probe")), "{err}");
     assert!(start.elapsed() < Duration::from_secs(8), "the slow bot was not cut short");
+    // The same after a slow start: the first probe's 10 s do not carry over.
+    let start = Instant::now();
+    let err = run("slowsleep", &["--move-time", "0.2"]);
+    assert!(err.contains(&format!("{replay}it took more than 0.2 s to probe")), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(7), "the slow bot was cut short only after 10 s");
+    // A bot that stops between games, or fails at once (the error names game 0, the
+    // first game its process was to play).
+    let err = run("quit", &[]);
+    assert!(err.contains(&format!("{replay}it exited (exit status: 0) before finding every ship cell")), "{err}");
+    assert!(!err.contains("stderr"), "{err}");
+    let err = run("crash", &[]);
+    let first = "bot bad forfeited game 0 of seed 2021 (to replay that game alone: the same command with --games 1): \
+                 it exited (exit status: 1) before finding every ship cell (its last line on stderr: \
+                 `ZeroDivisionError: division by zero`)";
+    assert!(err.contains(first), "{err}");
+    // Under another seed, with more threads: the game is the first one it was given.
+    let bad = format!("bad={}", bot("bad.py", "repeat 1"));
+    let err = error(&["simulate", "--games", "9", "--seed", "7", "--threads", "2", "--bot", &bad]);
+    assert!(err.contains("bot bad forfeited game ") && err.contains(" of seed 7 ("), "{err}");
+    assert!(err.ends_with(": it probed (0,0) twice\n"), "{err}");
     let err = error(&["simulate", "--games", "5", "--bot", "x=/nonexistent/bot"]);
     assert!(err.contains("bot x: cannot start `/nonexistent/bot`: "), "{err}");
 }

@@ -12,17 +12,22 @@ plays linear, but in the GAME-th game of its process (from 1), at its third prob
   long     writes a line of 5000 characters
 and besides:
   slowstart  sleeps 1 s before its first probe, then plays linear
+  slowsleep  sleeps 1 s before its first probe, then as `sleep`
   linger     plays linear, but stays 30 s after its input ends
   blind      never reads: writes the probes of every cell in row-major order,
              over and over
+  crash      fails at once, before reading anything (a Python traceback)
+  quit       exits quietly (status 0) once it has read the GAME-th game's header
 """
 import sys
 import time
 
 mode, bad_game = sys.argv[1], int(sys.argv[2])
 read = sys.stdin.readline
-if mode == "slowstart":
+if mode in ("slowstart", "slowsleep"):
     time.sleep(1)
+if mode == "crash":
+    print(1 / 0)
 if mode == "blind":
     while True:
         for r in range(10):
@@ -39,6 +44,8 @@ while True:
     while not (line := read()).startswith("rules"):
         if line.startswith("fleet "):
             left = sum(int(s) for s in line.split()[1].split(","))
+    if mode == "quit" and game == bad_game:
+        sys.exit(0)
     probes = 0
     for r in range(rows):
         for c in range(cols):
@@ -53,7 +60,7 @@ while True:
                     probe = "? 0 0"
                 elif mode == "outside":
                     probe = f"? {rows} 0"
-                elif mode == "sleep":
+                elif mode in ("sleep", "slowsleep"):
                     time.sleep(30)
                 elif mode == "exit":
                     print("giving up", file=sys.stderr, flush=True)
