@@ -1,71 +1,85 @@
 #!/usr/bin/env bash
-# The cost of racing a bot (simulate --bot), for report/arena.md, and the arithmetic of a
-# 10-million-game bayes study. One thread throughout, release build.
+# The cost of racing a bot (simulate --bot), for README and report/arena.md, and the
+# arithmetic of a 10-million-game bayes study. One thread throughout, release build,
+# Problem G on 10x10.
 #
-#   1. built-in linear: simulate --strategies linear (games/s of its own time);
-#   2. the Python bot tests/bots/linear.py as a strategy: simulate's time per game for
-#      it (its games/s column), and the bot's own processor time as it measures it
-#      (time.process_time(), written by --times);
-#   3. the same bot alone on the very input it got (recorded with tee), its output to
-#      /dev/null: its own work without anybody to wait for;
-#   4. the same two measurements for a compiled bot (tests/bench/linear_bot.rs), whose
-#      own work is next to nothing: what is left is the protocol's cost;
-#   5. the floor of any pipe protocol: one round trip of a line through `cat`
-#      (tests/bench/pingpong.rs), times linear's probes per game;
-#   6. bayes' games/s, and the machine-hours of 10^7 bayes games on 2-core machines.
+# A bot's "own work" is what it costs with the least referee possible: its input, as
+# simulate gave it (recorded once with tee), replayed to it over pipes by
+# tests/bench/replay.rs, which waits for a line of the bot wherever simulate waits for a
+# probe and does nothing else (no game logic, no threads, no clock). That includes the
+# pipe round trip of every probe, which no referee of a line protocol can avoid.
+# simulate's overhead is its time per game with the bot minus that.
 #
-# Usage: bash tests/bench/arena.sh [games] [bayes-games]   (defaults 20000 and 2000)
+# Two bots play linear: the Python bot tests/bots/linear.py, and a compiled one
+# (tests/bench/linear_bot.rs) whose own work is next to nothing, so that what is left is
+# the protocol. The machine may be shared: each figure is the best of ROUNDS runs,
+# simulate and replay taking turns, the least disturbed run being the closest to the
+# true cost.
+#
+# Also: the floor of any pipe protocol (a line to `cat` and back, tests/bench/pingpong.rs),
+# the bots' processor time alone on the recorded input (no round trips: their pure
+# computation), and bayes' games/s with the machine-hours of 10^7 bayes games.
+#
+# Usage: bash tests/bench/arena.sh [games] [rounds] [bayes-games]   (defaults 5000 5 2000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-games=${1:-20000}
-bayes_games=${2:-2000}
+games=${1:-5000}
+rounds=${2:-5}
+bayes_games=${3:-2000}
 cargo build --release --quiet
 bin=$PWD/target/release/spot-the-ships
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rustc -O tests/bench/linear_bot.rs -o "$tmp/linear-bot"
-rustc -O tests/bench/pingpong.rs -o "$tmp/pingpong"
-now() { date +%s%N; }
+for prog in linear_bot replay pingpong; do
+    rustc -O "tests/bench/$prog.rs" -o "$tmp/$prog"
+done
+py="python3 tests/bots/linear.py"
+rs="$tmp/linear_bot"
 # The games/s column of strategy $1 in a text report (the table's rows have 9 fields).
 rate() { awk -v n="$1" '$1 == n && NF == 9 { print $9; exit }'; }
-us_per_game() { awk -v r="$1" 'BEGIN { printf "%.1f", 1e6 / r }'; }
 run() { "$bin" simulate --games "$games" --threads 1 --strategies linear "$@"; }
+min() { sort -g | head -1; }
 
-builtin=$(run | rate linear)
-py_rate=$(run --bot "pylinear=python3 tests/bots/linear.py --times $tmp/py-times" | rate pylinear)
-read -r py_cpu py_games < "$tmp/py-times"
-# The input the bots get, recorded once (the games are the same for every bot).
-run --bot "rec=sh -c 'tee $tmp/input | python3 tests/bots/linear.py'" > /dev/null
-t0=$(now)
-python3 tests/bots/linear.py --times "$tmp/alone-times" < "$tmp/input" > /dev/null
-t1=$(now)
-read -r alone_cpu _ < "$tmp/alone-times"
-rs_rate=$(run --bot "rslinear=$tmp/linear-bot" | rate rslinear)
-t2=$(now)
-"$tmp/linear-bot" < "$tmp/input" > /dev/null
-t3=$(now)
+# The input the bots get (the same for every bot that plays linear).
+run --bot "rec=sh -c 'tee $tmp/input | $rs'" > /dev/null
+probes=$(awk '/^(hit|miss|sunk)/ { n++ } /^done/ { g++ } END { printf "%.1f", n / g }' "$tmp/input")
+
+builtin=$(for _ in $(seq "$rounds"); do run | rate linear; done | sort -g | tail -1)
+for bot in py rs; do
+    cmd=${!bot}
+    for _ in $(seq "$rounds"); do
+        # shellcheck disable=SC2086
+        echo "replay $("$tmp/replay" "$tmp/input" $cmd)"
+        echo "simulate $(run --bot "b=$cmd" | rate b | awk '{ printf "%.1f", 1e6 / $1 }')"
+    done > "$tmp/$bot-runs"
+    grep '^replay' "$tmp/$bot-runs" | cut -d' ' -f2 | min > "$tmp/$bot-replay"
+    grep '^simulate' "$tmp/$bot-runs" | cut -d' ' -f2 | min > "$tmp/$bot-simulate"
+    echo "$bot runs (µs per game): $(tr '\n' ' ' < "$tmp/$bot-runs")" >&2
+done
+# Processor time alone on the recorded input, no round trips.
+python3 tests/bots/linear.py --times "$tmp/py-alone" < "$tmp/input" > /dev/null
+read -r py_cpu py_games < "$tmp/py-alone"
 floor=$("$tmp/pingpong" 200000)
 bayes=$("$bin" simulate --games "$bayes_games" --threads 1 --strategies bayes | rate bayes)
 
-py_sim=$(us_per_game "$py_rate")
-py_alone=$(awk -v ns=$((t1 - t0)) -v g="$games" 'BEGIN { printf "%.1f", ns / 1e3 / g }')
-rs_sim=$(us_per_game "$rs_rate")
-rs_alone=$(awk -v ns=$((t3 - t2)) -v g="$games" 'BEGIN { printf "%.1f", ns / 1e3 / g }')
-probes=$(awk -v r="$(run --format json | grep -o '"mean": [0-9.]*' | head -1 | cut -d' ' -f2)" 'BEGIN { printf "%.1f", r }')
-echo "$games games of Problem G, one thread, linear's mean $probes probes per game"
+echo "$games games of Problem G (10x10), one thread, linear's mean $probes probes per game; best of $rounds runs"
 echo
-echo "| player | simulate's time per game (µs) | the bot alone (µs per game) | difference (µs per game) | per probe (µs) |"
+echo "| player | simulate (µs per game) | its own work: replayed by a bare referee (µs per game) | simulate's overhead (µs per game) | simulate's games/s |"
 echo "|---|---|---|---|---|"
-printf '| built-in linear | %s | | | |\n' "$(us_per_game "$builtin")"
-awk -v s="$py_sim" -v a="$py_alone" -v p="$probes" -v c="$py_cpu" -v g="$py_games" 'BEGIN {
-  printf "| Python bot (tests/bots/linear.py) | %.1f | %.1f (wall, from a file); %.1f (its processor time under simulate) | %.1f (%.1f) | %.2f |\n",
-    s, a, c * 1e6 / g, s - a, s - c * 1e6 / g, (s - a) / p }'
-awk -v s="$rs_sim" -v a="$rs_alone" -v p="$probes" 'BEGIN {
-  printf "| compiled bot (tests/bench/linear_bot.rs) | %.1f | %.1f (wall, from a file) | %.1f | %.2f |\n", s, a, s - a, (s - a) / p }'
-awk -v f="$floor" -v p="$probes" 'BEGIN {
-  printf "| floor: a line to `cat` and back, per probe | %.1f | | | %.2f |\n", f * p, f }'
+awk -v r="$builtin" 'BEGIN { printf "| built-in linear | %.2f | | | %.0f |\n", 1e6 / r, r }'
+for bot in py rs; do
+    case $bot in
+    py) label="Python bot (tests/bots/linear.py)" ;;
+    rs) label="compiled bot (tests/bench/linear_bot.rs)" ;;
+    esac
+    awk -v l="$label" -v s="$(cat "$tmp/$bot-simulate")" -v a="$(cat "$tmp/$bot-replay")" \
+        'BEGIN { printf "| %s | %.1f | %.1f | %+.1f | %.0f |\n", l, s, a, s - a, 1e6 / s }'
+done
 echo
-echo "bot alone on its recorded input, processor time: $(awk -v c="$alone_cpu" -v g="$games" 'BEGIN { printf "%.1f", c * 1e6 / g }') µs per game"
+awk -v f="$floor" -v p="$probes" 'BEGIN {
+  printf "pipe floor: a line to `cat` and back takes %.2f µs; %.1f probes a game: %.0f µs per game\n", f, p, f * p }'
+awk -v c="$py_cpu" -v g="$py_games" 'BEGIN {
+  printf "Python bot alone on its recorded input (no round trips), processor time: %.1f µs per game\n", c * 1e6 / g }'
 echo "bayes: $bayes games/s on one thread ($bayes_games games)"
 awk -v r="$bayes" 'BEGIN {
   h = 1e7 / r / 3600
