@@ -3,10 +3,12 @@
 
 use crate::cellset::CellSet;
 use crate::fleet::Fleet;
+use crate::memory::{self, OutOfMemory, Shortage};
 use crate::position::Position;
 use crate::record::{CellState, ScanRecord};
 use crate::rules::{Rules, Sunk};
-use crate::ship::{Ship, MAX_SHIP, MIN_SHIP};
+use crate::shape::Shape;
+use crate::ship::{Orientation, Ship, MAX_SHIP, MIN_SHIP};
 use crate::sonar::{Answer, ProbeError, Sonar};
 use std::fmt;
 
@@ -75,6 +77,8 @@ pub enum BoardError {
         /// The earlier ship's cell that is touched.
         other_cell: Position,
     },
+    /// The memory for the board could not be had.
+    OutOfMemory(Shortage),
 }
 
 impl fmt::Display for BoardError {
@@ -101,6 +105,7 @@ impl fmt::Display for BoardError {
             BoardError::NotInFleet { ship, fleet } => {
                 write!(f, "ship {ship} has a shape that no ship of the fleet left has (fleet: {fleet})")
             }
+            BoardError::OutOfMemory(e) => write!(f, "{e}"),
             BoardError::Touch { ship, cell, other, other_cell } => {
                 let how = if cell.row == other_cell.row || cell.col == other_cell.col {
                     "beside"
@@ -118,25 +123,104 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
+/// A ship as the board keeps it, in 8 bytes (a bay may hold 25 million ships): the
+/// row-major index of its box's top-left cell, its shape (an index into the board's
+/// shapes) and its kind in the fleet (set once every ship is known).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Placed {
+    start: u32,
+    shape: u16,
+    kind: u16,
+}
+
 /// A valid bay: dimensions and ships that follow the rules (by default Problem G's:
 /// straight ships of 1 to 5 cells that never touch).
 #[derive(Debug, Clone)]
 pub struct Board {
     rows: usize,
     cols: usize,
-    ships: Vec<Ship>,
+    /// The ships, in input order.
+    ships: Vec<Placed>,
+    /// The distinct shapes of the ships, in order of first appearance.
+    shapes: Vec<Shape>,
+    /// The ships (indices into `ships`) by start cell, when the rules announce sunk
+    /// ships ([`Board::ship_at`] then runs at every hit); empty otherwise.
+    by_start: Vec<u32>,
     /// One bit per cell, set on ship cells (row-major).
     occupied: CellSet,
-    /// Ship sizes, largest first.
-    fleet: Vec<usize>,
     ship_cells: usize,
     /// The rules; their fleet is this board's ships.
     rules: Rules,
-    /// The kind of each ship (an index into the fleet's kinds).
-    kinds: Vec<usize>,
     /// What was answered through [`Sonar::probe`] itself, when rules announce sunk
     /// ships (a scan keeps its own record and never uses this).
     direct: Option<Box<ScanRecord>>,
+}
+
+/// A board built one ship at a time, checking each as it comes (a judge input is read
+/// this way, so a bad ship stops the reading, and no list of ships is kept twice).
+#[derive(Debug)]
+pub struct BoardBuilder {
+    board: Board,
+    /// The rules asked for (the board's own take the ships' fleet at the end).
+    rules: Rules,
+    /// How far around a ship another may not be: 1 when ships may not touch.
+    reach: usize,
+}
+
+impl BoardBuilder {
+    /// Starts a `rows` x `cols` board under `rules`, with no ship yet.
+    /// Pre: none. Post: `Err` for a size [`Board::check_size`] refuses, or when the
+    /// memory for the board's cells cannot be had.
+    pub fn new(rows: usize, cols: usize, rules: &Rules) -> Result<BoardBuilder, BoardError> {
+        Board::check_size(rows, cols)?;
+        let occupied = CellSet::try_new(rows * cols).map_err(|e| Board::shortage(rows, cols, e))?;
+        let board = Board {
+            rows,
+            cols,
+            ships: Vec::new(),
+            shapes: Vec::new(),
+            by_start: Vec::new(),
+            occupied,
+            ship_cells: 0,
+            rules: rules.clone(),
+            direct: None,
+        };
+        Ok(BoardBuilder { board, rules: rules.clone(), reach: rules.reach() })
+    }
+
+    /// Makes room for `ships` more ships, when their number is known.
+    /// Pre: none. Post: `Err` only when the memory cannot be had.
+    pub fn reserve(&mut self, ships: usize) -> Result<(), BoardError> {
+        let b = &mut self.board;
+        memory::reserve(&mut b.ships, ships).map_err(|e| Board::shortage(b.rows, b.cols, e))
+    }
+
+    /// Ships added so far.
+    /// Pre: none. Post: no change.
+    pub fn len(&self) -> usize {
+        self.board.ships.len()
+    }
+
+    /// True before the first ship.
+    /// Pre: none. Post: `len() == 0`.
+    pub fn is_empty(&self) -> bool {
+        self.board.ships.is_empty()
+    }
+
+    /// Adds the next ship, checking it against the rules and the ships before it.
+    /// Pre: none. Post: `Err` is the first broken rule (the ship is numbered
+    /// `len() + 1`); the builder must then be dropped.
+    pub fn add(&mut self, ship: Ship) -> Result<(), BoardError> {
+        self.board.add(ship, self.reach)
+    }
+
+    /// The board, once every ship is given: each ship gets its kind in the fleet.
+    /// Pre: none. Post: as [`Board::with_rules`] of the same ships.
+    pub fn finish(mut self) -> Result<Board, BoardError> {
+        self.board.name_ships(&self.rules)?;
+        self.board.index_starts()?;
+        Ok(self.board)
+    }
 }
 
 impl Board {
@@ -154,31 +238,26 @@ impl Board {
     /// ship is in the fleet, every ship lies inside, and no two overlap (nor touch,
     /// when the rules forbid it); otherwise the first broken rule, naming ships from 1.
     pub fn with_rules(rows: usize, cols: usize, ships: Vec<Ship>, rules: &Rules) -> Result<Board, BoardError> {
-        Board::check_size(rows, cols)?;
-        let occupied = CellSet::new(rows * cols);
-        let mut board = Board {
-            rows,
-            cols,
-            ships,
-            occupied,
-            fleet: Vec::new(),
-            ship_cells: 0,
-            rules: rules.clone(),
-            kinds: Vec::new(),
-            direct: None,
-        };
-        board.fill()?;
-        board.name_ships(rules)?;
-        Ok(board)
+        let mut builder = BoardBuilder::new(rows, cols, rules)?;
+        builder.reserve(ships.len())?;
+        for ship in ships {
+            builder.add(ship)?;
+        }
+        builder.finish()
     }
 
     /// A board with no ship yet whose rules (and fleet) are `rules`: the start of boards
     /// that [`Board::refill_valid`] fills with the placer's fleets of `rules`.
-    /// Pre: none. Post: `Err` only for a size [`Board::check_size`] refuses.
+    /// Pre: none. Post: `Err` only for a size [`Board::check_size`] refuses, or memory.
     pub(crate) fn blank(rows: usize, cols: usize, rules: &Rules) -> Result<Board, BoardError> {
         let mut board = Board::with_rules(rows, cols, Vec::new(), rules)?;
         board.rules = rules.clone();
         Ok(board)
+    }
+
+    /// The error for a failed allocation on this size of board.
+    fn shortage(rows: usize, cols: usize, e: OutOfMemory) -> BoardError {
+        BoardError::OutOfMemory(Shortage::of(rows, cols, e))
     }
 
     /// Replaces the ships by `ships`, keeping the size and the rules and reusing the
@@ -186,16 +265,18 @@ impl Board {
     /// Pre: none. Post: `Ok` exactly when `Board::with_rules(rows, cols, ships, rules)`
     /// would be, and then equal to it; on `Err` (the same error) the board has no ships.
     pub fn refill(&mut self, ships: &[Ship]) -> Result<(), BoardError> {
-        self.ships.clear();
-        self.ships.extend_from_slice(ships);
         let rules = self.rules.clone();
-        let result = self.fill().and_then(|()| self.name_ships(&rules));
+        let reach = rules.reach();
+        self.clear();
+        let result = ships
+            .iter()
+            .try_for_each(|&ship| self.add(ship, reach))
+            .and_then(|()| self.name_ships(&rules))
+            .and_then(|()| self.index_starts());
         if result.is_err() {
-            self.ships.clear();
-            let _ = self.fill(); // no ships: cannot fail
-            let _ = self.name_ships(&rules);
+            self.clear();
+            let _ = self.name_ships(&rules); // no ships: cannot fail
         }
-        self.direct = None;
         result
     }
 
@@ -210,47 +291,100 @@ impl Board {
             Board::with_rules(self.rows, self.cols, ships.to_vec(), &self.rules).is_ok(),
             "refill_valid given invalid ships"
         );
-        self.ships.clear();
-        self.ships.extend_from_slice(ships);
+        self.clear();
         let cols = self.cols;
-        self.occupied.reset(self.rows * cols);
         for ship in ships {
             for cell in ship.cells() {
                 self.occupied.insert(cell.index(cols));
             }
+            self.ship_cells += ship.size();
+            let shape = self.shape_index(ship.shape);
+            self.ships.push(Placed { start: ship.start.index(cols) as u32, shape, kind: 0 });
         }
-        self.count_fleet();
-        self.kinds.clear();
-        self.kinds.extend(self.rules.fleet().ship_kinds());
+        for (p, kind) in self.ships.iter_mut().zip(self.rules.fleet().ship_kinds()) {
+            p.kind = kind as u16;
+        }
+        let _ = self.index_starts(); // a placed fleet is small: its index fits
+    }
+
+    /// Forgets every ship (keeping the memory).
+    fn clear(&mut self) {
+        self.ships.clear();
+        self.shapes.clear();
+        self.by_start.clear();
+        self.occupied.reset(self.rows * self.cols);
+        self.ship_cells = 0;
         self.direct = None;
     }
 
-    /// Sets the fleet (sizes, largest first) and the number of ship cells from the ships.
-    fn count_fleet(&mut self) {
-        self.fleet.clear();
-        self.fleet.extend(self.ships.iter().map(Ship::size));
-        self.fleet.sort_unstable_by(|a, b| b.cmp(a));
-        self.ship_cells = self.fleet.iter().sum();
+    /// The index of `shape` among the board's shapes, added when new.
+    fn shape_index(&mut self, shape: Shape) -> u16 {
+        if self.shapes.first() == Some(&shape) {
+            return 0;
+        }
+        match self.shapes.iter().position(|&s| s == shape) {
+            Some(k) => k as u16,
+            None => {
+                self.shapes.push(shape);
+                (self.shapes.len() - 1) as u16
+            }
+        }
+    }
+
+    /// Ship `k` (from 0) as a [`Ship`].
+    fn unpack(&self, p: Placed) -> Ship {
+        let shape =
+            self.shapes.get(usize::from(p.shape)).copied().unwrap_or_else(|| Shape::straight(1, Orientation::East));
+        Ship::drawn(Position::from_index(p.start as usize, self.cols), shape)
     }
 
     /// Gives each ship its kind in the fleet of `rules` (see [`Board::with_rules`]),
-    /// and sets this board's rules to those with the ships' own fleet.
+    /// and sets this board's rules to those with the ships' own fleet. Each kind is
+    /// the first of the fleet, in order, of the ship's shape with a ship left.
     fn name_ships(&mut self, rules: &Rules) -> Result<(), BoardError> {
-        let straight = self.ships.iter().all(|s| s.orientation().is_some());
-        let fleet = if straight { rules.fleet().naming(&self.fleet) } else { rules.fleet().clone() };
-        let mut left: Vec<usize> = fleet.kinds().iter().map(|k| k.count).collect();
-        self.kinds.clear();
-        for (k, ship) in self.ships.iter().enumerate() {
-            let found = fleet.kinds().iter().enumerate().position(|(j, kind)| {
-                left.get(j).is_some_and(|&n| n > 0) && rules.variants(kind.shape).contains(&ship.shape)
-            });
-            let Some(j) = found else {
-                return Err(BoardError::NotInFleet { ship: k + 1, fleet: fleet.describe() });
-            };
-            if let Some(n) = left.get_mut(j) {
-                *n = n.saturating_sub(1);
+        let straight = self.shapes.iter().all(|s| s.straight_line().is_some());
+        let fleet = if straight {
+            let mut counts = [0usize; MAX_SHIP + 1];
+            for p in &self.ships {
+                let size = self.shapes.get(usize::from(p.shape)).map_or(0, |s| s.size());
+                if let Some(n) = counts.get_mut(size) {
+                    *n += 1;
+                }
             }
-            self.kinds.push(j);
+            rules.fleet().naming_counts(&counts)
+        } else {
+            rules.fleet().clone()
+        };
+        let kinds = fleet.kinds();
+        let mut left: Vec<usize> = kinds.iter().map(|k| k.count).collect();
+        // For each shape, the kinds it can be, in fleet order, and the first of them
+        // that may still have a ship left (`left` only decreases: the cursor only moves on).
+        let mut can_be: Vec<(Vec<u16>, usize)> = vec![(Vec::new(), 0); self.shapes.len()];
+        if kinds.len() <= usize::from(u16::MAX) {
+            for (j, kind) in kinds.iter().enumerate() {
+                for v in rules.variants(kind.shape) {
+                    if let Some(k) = self.shapes.iter().position(|&s| s == v) {
+                        if let Some((list, _)) = can_be.get_mut(k) {
+                            list.push(j as u16);
+                        }
+                    }
+                }
+            }
+        }
+        for (number, p) in self.ships.iter_mut().enumerate() {
+            let Some((list, cursor)) = can_be.get_mut(usize::from(p.shape)) else {
+                return Err(BoardError::NotInFleet { ship: number + 1, fleet: fleet.describe() });
+            };
+            while list.get(*cursor).is_some_and(|&j| left.get(usize::from(j)).is_none_or(|&n| n == 0)) {
+                *cursor += 1;
+            }
+            let Some(&j) = list.get(*cursor) else {
+                return Err(BoardError::NotInFleet { ship: number + 1, fleet: fleet.describe() });
+            };
+            if let Some(n) = left.get_mut(usize::from(j)) {
+                *n -= 1;
+            }
+            p.kind = j;
         }
         if !straight && left.iter().any(|&n| n > 0) {
             return Err(BoardError::NotInFleet { ship: self.ships.len(), fleet: fleet.describe() });
@@ -259,59 +393,70 @@ impl Board {
         Ok(())
     }
 
-    /// Checks the rules on `self.ships` and fills in the ship cells, fleet and count.
-    /// On `Err`, `occupied` holds part of the ships: the caller must not keep the board.
-    fn fill(&mut self) -> Result<(), BoardError> {
+    /// Sorts the ships by start cell into `by_start`, when the rules announce sunk ships.
+    fn index_starts(&mut self) -> Result<(), BoardError> {
+        self.by_start.clear();
+        if self.rules.sunk() == Sunk::None {
+            return Ok(());
+        }
+        memory::reserve(&mut self.by_start, self.ships.len()).map_err(|e| Board::shortage(self.rows, self.cols, e))?;
+        self.by_start.extend(0..self.ships.len() as u32);
+        let ships = &self.ships;
+        self.by_start.sort_unstable_by_key(|&k| ships.get(k as usize).map_or(0, |p| p.start));
+        Ok(())
+    }
+
+    /// Checks `ship` against the rules and the ships so far, and adds it.
+    /// On `Err`, the board holds part of the ships: the caller must not keep it.
+    fn add(&mut self, ship: Ship, reach: usize) -> Result<(), BoardError> {
         let (rows, cols) = (self.rows, self.cols);
-        let reach = self.rules.reach();
-        let (ships, occupied) = (&self.ships, &mut self.occupied);
-        occupied.reset(rows * cols);
-        for (k, ship) in ships.iter().enumerate() {
-            let number = k + 1;
-            let straight = ship.orientation().is_some();
-            if straight && !(MIN_SHIP..=MAX_SHIP).contains(&ship.size()) {
-                return Err(BoardError::BadSize { ship: number, size: ship.size() });
-            }
-            if !ship.fits(rows, cols) {
-                return Err(BoardError::OffBoard { ship: number, declared: *ship, rows, cols });
-            }
-            // Fast path: test the box around the ship (`reach` cells wider on every side),
-            // a row segment at a time; that is exact for a straight ship. Only a failure
-            // looks at the cells themselves (to name them, or to find that a drawn ship's
-            // gaps were the only contact).
-            let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
-            let (r0, r1) = (first.row.saturating_sub(reach), (last.row + reach).min(rows - 1));
-            let (c0, c1) = (first.col.saturating_sub(reach), (last.col + reach).min(cols - 1));
-            if (r0..=r1).any(|r| occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
-                if let Some(e) = Board::conflict(number, ship, ships, occupied, rows, cols, reach) {
-                    return Err(e);
-                }
-            }
-            if straight {
-                for r in first.row..=last.row {
-                    occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
-                }
-            } else {
-                for cell in ship.cells() {
-                    occupied.insert(cell.index(cols));
-                }
+        let number = self.ships.len() + 1;
+        let straight = ship.orientation().is_some();
+        if straight && !(MIN_SHIP..=MAX_SHIP).contains(&ship.size()) {
+            return Err(BoardError::BadSize { ship: number, size: ship.size() });
+        }
+        if !ship.fits(rows, cols) {
+            return Err(BoardError::OffBoard { ship: number, declared: ship, rows, cols });
+        }
+        // Fast path: test the box around the ship (`reach` cells wider on every side),
+        // a row segment at a time; that is exact for a straight ship. Only a failure
+        // looks at the cells themselves (to name them, or to find that a drawn ship's
+        // gaps were the only contact).
+        let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
+        let (r0, r1) = (first.row.saturating_sub(reach), (last.row + reach).min(rows - 1));
+        let (c0, c1) = (first.col.saturating_sub(reach), (last.col + reach).min(cols - 1));
+        if (r0..=r1).any(|r| self.occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
+            if let Some(e) = self.conflict(number, &ship, reach) {
+                return Err(e);
             }
         }
-        self.count_fleet();
+        let shape = if self.shapes.len() >= usize::from(u16::MAX) && !self.shapes.contains(&ship.shape) {
+            return Err(BoardError::NotInFleet { ship: number, fleet: self.rules.fleet().describe() });
+        } else {
+            self.shape_index(ship.shape)
+        };
+        memory::push(&mut self.ships, Placed { start: first.index(cols) as u32, shape, kind: 0 })
+            .map_err(|e| Board::shortage(rows, cols, e))?;
+        let occupied = &mut self.occupied;
+        if straight {
+            for r in first.row..=last.row {
+                occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
+            }
+        } else {
+            for cell in ship.cells() {
+                occupied.insert(cell.index(cols));
+            }
+        }
+        self.ship_cells += ship.size();
         Ok(())
     }
 
     /// The overlap or contact that stops ship `number` from being placed, if any.
-    fn conflict(
-        number: usize,
-        ship: &Ship,
-        ships: &[Ship],
-        occupied: &CellSet,
-        rows: usize,
-        cols: usize,
-        reach: usize,
-    ) -> Option<BoardError> {
-        let owner = |cell: Position| ships.iter().position(|s| s.cells().any(|c| c == cell)).map_or(0, |i| i + 1);
+    fn conflict(&self, number: usize, ship: &Ship, reach: usize) -> Option<BoardError> {
+        let (rows, cols, occupied) = (self.rows, self.cols, &self.occupied);
+        let owner = |cell: Position| {
+            self.ships.iter().position(|&p| self.unpack(p).cells().any(|c| c == cell)).map_or(0, |i| i + 1)
+        };
         if let Some(cell) = ship.cells().find(|c| occupied.contains(c.index(cols))) {
             return Some(BoardError::Overlap { ship: number, other: owner(cell), cell });
         }
@@ -358,15 +503,27 @@ impl Board {
     }
 
     /// The ships, in input order.
+    /// Pre: none. Post: `ship_count()` ships.
+    pub fn ships(&self) -> impl ExactSizeIterator<Item = Ship> + '_ {
+        self.ships.iter().map(|&p| self.unpack(p))
+    }
+
+    /// Ship `k` (from 0, in input order).
+    /// Pre: none. Post: `None` when there is no such ship.
+    pub fn ship(&self, k: usize) -> Option<Ship> {
+        self.ships.get(k).map(|&p| self.unpack(p))
+    }
+
+    /// The number of ships.
     /// Pre: none. Post: no change.
-    pub fn ships(&self) -> &[Ship] {
-        &self.ships
+    pub fn ship_count(&self) -> usize {
+        self.ships.len()
     }
 
     /// Ship sizes, largest first.
     /// Pre: none. Post: sums to `ship_cells()`.
-    pub fn fleet(&self) -> &[usize] {
-        &self.fleet
+    pub fn fleet(&self) -> Vec<usize> {
+        self.rules.fleet().sizes()
     }
 
     /// The rules the board follows; their fleet is the board's ships.
@@ -378,19 +535,39 @@ impl Board {
     /// The kind of ship `k` (from 0, in the order of `ships()`) in the fleet.
     /// Pre: none. Post: `None` when there is no such ship.
     pub fn kind_of(&self, k: usize) -> Option<usize> {
-        self.kinds.get(k).copied()
+        self.ships.get(k).map(|p| usize::from(p.kind))
     }
 
-    /// The ship (its index in `ships()`) that holds `pos`.
+    /// The ship (its index in `ships()`) that holds `pos`. Under rules that announce
+    /// sunk ships the ships are indexed by start cell and only ships starting within a
+    /// box's size before `pos` are looked at; otherwise every ship is.
     /// Pre: none. Post: `None` for water and cells outside.
     pub fn ship_at(&self, pos: Position) -> Option<usize> {
         if !self.is_ship(pos) {
             return None;
         }
-        self.ships.iter().position(|s| {
-            let (r, c) = (pos.row.wrapping_sub(s.start.row), pos.col.wrapping_sub(s.start.col));
-            s.shape.has(r, c)
-        })
+        let holds = |k: usize| {
+            self.ships.get(k).is_some_and(|&p| {
+                let s = self.unpack(p);
+                s.shape.has(pos.row.wrapping_sub(s.start.row), pos.col.wrapping_sub(s.start.col))
+            })
+        };
+        if self.by_start.is_empty() {
+            return (0..self.ships.len()).find(|&k| holds(k));
+        }
+        let box_rows = self.shapes.iter().map(|s| s.rows()).max().unwrap_or(1);
+        let box_cols = self.shapes.iter().map(|s| s.cols()).max().unwrap_or(1);
+        let start_of = |k: &u32| self.ships.get(*k as usize).map_or(0, |p| p.start as usize);
+        for row in (pos.row + 1).saturating_sub(box_rows)..=pos.row {
+            let lo = row * self.cols + (pos.col + 1).saturating_sub(box_cols);
+            let hi = row * self.cols + pos.col;
+            let from = self.by_start.partition_point(|k| start_of(k) < lo);
+            let found = self.by_start.get(from..).unwrap_or(&[]).iter().take_while(|k| start_of(k) <= hi);
+            if let Some(&k) = found.into_iter().find(|&&k| holds(k as usize)) {
+                return Some(k as usize);
+            }
+        }
+        None
     }
 
     /// What probing the cell of index `i` answers, given what `record` has recorded so
@@ -407,11 +584,11 @@ impl Board {
         }
         let pos = Position::from_index(i, self.cols);
         let Some(k) = self.ship_at(pos) else { return Answer::Hit };
-        let Some(ship) = self.ships.get(k) else { return Answer::Hit };
+        let Some(ship) = self.ship(k) else { return Answer::Hit };
         if ship.cells().any(|c| c != pos && record.state(c) != CellState::Hit) {
             return Answer::Hit;
         }
-        Answer::Sunk(if sunk == Sunk::Named { self.kinds.get(k).copied() } else { None })
+        Answer::Sunk(if sunk == Sunk::Named { self.kind_of(k) } else { None })
     }
 
     /// Total number of ship cells.
@@ -492,6 +669,10 @@ mod tests {
         Ship::new(Position::new(r, c), size, if east { East } else { South })
     }
 
+    fn list(b: &Board) -> Vec<Ship> {
+        b.ships().collect()
+    }
+
     fn statement_board() -> Board {
         Board::new(5, 6, vec![ship(1, 1, 4, true), ship(3, 3, 2, false)]).unwrap()
     }
@@ -500,7 +681,7 @@ mod tests {
     fn new_accepts_the_statement_board() {
         let b = statement_board();
         assert_eq!((b.rows(), b.cols(), b.cells()), (5, 6, 30));
-        assert_eq!(b.ships().len(), 2);
+        assert_eq!((b.ships().len(), b.ship_count()), (2, 2));
         assert_eq!(b.fleet(), &[4, 2]);
         assert_eq!(b.ship_cells(), 6);
     }
@@ -653,13 +834,13 @@ mod tests {
         let ships = vec![ship(0, 0, 2, true), ship(2, 0, 5, true), ship(4, 5, 1, true)];
         b.refill(&ships).unwrap();
         let fresh = Board::new(5, 6, ships).unwrap();
-        assert_eq!((b.ships(), b.fleet(), b.ship_cells()), (fresh.ships(), fresh.fleet(), fresh.ship_cells()));
+        assert_eq!((list(&b), b.fleet(), b.ship_cells()), (list(&fresh), fresh.fleet(), fresh.ship_cells()));
         for i in 0..30 {
             assert_eq!(b.is_ship_at(i), fresh.is_ship_at(i));
         }
         let bad = [ship(0, 0, 2, true), ship(1, 2, 1, true)];
         assert_eq!(b.refill(&bad), Err(Board::new(5, 6, bad.to_vec()).unwrap_err()));
-        assert!(b.ships().is_empty() && b.fleet().is_empty() && b.ship_cells() == 0);
+        assert!(b.ship_count() == 0 && b.fleet().is_empty() && b.ship_cells() == 0);
         assert!((0..30).all(|i| !b.is_ship_at(i)));
     }
 
@@ -672,10 +853,10 @@ mod tests {
             let (rows, cols) = (1 + rng.below(15) as usize, 1 + rng.below(15) as usize);
             let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
             let mut checked = Board::new(rows, cols, vec![]).unwrap();
-            let mut trusted = Board::new(rows, cols, vec![ship(0, 0, 1, true)]).unwrap();
-            checked.refill(board.ships()).unwrap();
-            trusted.refill_valid(board.ships());
-            assert_eq!((trusted.ships(), trusted.fleet()), (checked.ships(), checked.fleet()));
+            let mut trusted = Board::blank(rows, cols, board.rules()).unwrap();
+            checked.refill(&list(&board)).unwrap();
+            trusted.refill_valid(&list(&board));
+            assert_eq!((list(&trusted), trusted.fleet()), (list(&checked), checked.fleet()));
             assert_eq!(trusted.ship_cells(), checked.ship_cells());
             assert!((0..rows * cols).all(|i| trusted.is_ship_at(i) == checked.is_ship_at(i)));
         }

@@ -1,6 +1,8 @@
 //! Sets of cell indices stored as bits: a flat one, and a layered one that finds its
 //! smallest member without scanning the board.
 
+use crate::memory::{self, OutOfMemory};
+
 /// A set of cell indices `0..len`, one bit per cell.
 #[derive(Debug, Clone, Default)]
 pub struct CellSet {
@@ -13,6 +15,22 @@ impl CellSet {
     /// Pre: none. Post: `contains(i)` is false for every `i`.
     pub fn new(len: usize) -> CellSet {
         CellSet { words: vec![0; len.div_ceil(64)], len }
+    }
+
+    /// As [`CellSet::new`], or the error when the memory cannot be had.
+    /// Pre: none. Post: `Ok` is empty, capacity `len`.
+    pub fn try_new(len: usize) -> Result<CellSet, OutOfMemory> {
+        Ok(CellSet { words: memory::filled(len.div_ceil(64), 0)?, len })
+    }
+
+    /// As [`CellSet::reset`], or the error when the memory cannot be had.
+    /// Pre: none. Post: on `Ok`, empty with capacity `len`; on `Err`, unchanged.
+    pub fn try_reset(&mut self, len: usize) -> Result<(), OutOfMemory> {
+        let words = len.div_ceil(64);
+        let more = words.saturating_sub(self.words.len());
+        memory::reserve(&mut self.words, more)?;
+        self.reset(len);
+        Ok(())
     }
 
     /// The number of indices the set can hold.

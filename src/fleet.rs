@@ -78,15 +78,26 @@ impl Fleet {
     /// A fleet of straight ships of these sizes, named by their size.
     /// Pre: sizes in 1..=5. Post: one kind per distinct size, largest first.
     pub fn of_sizes(sizes: &[usize]) -> Fleet {
-        let mut sorted = sizes.to_vec();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
-        let mut kinds: Vec<Kind> = Vec::new();
-        for s in sorted {
-            match kinds.last_mut() {
-                Some(k) if k.shape.size() == s => k.count += 1,
-                _ => kinds.push(Kind { name: s.to_string(), shape: Shape::straight(s, Orientation::East), count: 1 }),
+        let mut counts = [0usize; MAX_SHIP + 1];
+        for &s in sizes {
+            if let Some(n) = counts.get_mut(s) {
+                *n += 1;
             }
         }
+        Fleet::of_counts(&counts)
+    }
+
+    /// A fleet of straight ships with `counts[s]` ships of `s` cells, named by size.
+    /// Pre: none (sizes outside 1..=5 are left out). Post: one kind per size with
+    /// ships, largest first.
+    pub fn of_counts(counts: &[usize; MAX_SHIP + 1]) -> Fleet {
+        let kinds = (MIN_SHIP..=MAX_SHIP)
+            .rev()
+            .filter_map(|s| {
+                let count = counts.get(s).copied().unwrap_or(0);
+                (count > 0).then(|| Kind { name: s.to_string(), shape: Shape::straight(s, Orientation::East), count })
+            })
+            .collect();
         Fleet::from_kinds(kinds, false)
     }
 
@@ -303,14 +314,30 @@ impl Fleet {
     /// are named by size.
     /// Pre: none. Post: a fleet with exactly the sizes given.
     pub fn naming(&self, sizes: &[usize]) -> Fleet {
-        let mut mine = self.sizes();
-        let mut theirs = sizes.to_vec();
-        theirs.sort_unstable_by(|a, b| b.cmp(a));
-        mine.sort_unstable_by(|a, b| b.cmp(a));
-        if mine == theirs && self.is_straight() {
+        let mut counts = [0usize; MAX_SHIP + 1];
+        for &s in sizes {
+            if let Some(n) = counts.get_mut(s) {
+                *n += 1;
+            }
+        }
+        self.naming_counts(&counts)
+    }
+
+    /// As [`Fleet::naming`] for `counts[s]` ships of each size `s`.
+    /// Pre: none. Post: as `naming` of the sizes the counts describe.
+    pub fn naming_counts(&self, counts: &[usize; MAX_SHIP + 1]) -> Fleet {
+        let mut mine = [0usize; MAX_SHIP + 1];
+        let mut other = false;
+        for k in &self.kinds {
+            match k.shape.straight_line().and_then(|(size, _)| mine.get_mut(size)) {
+                Some(n) => *n += k.count,
+                None => other = true,
+            }
+        }
+        if !other && &mine == counts {
             self.clone()
         } else {
-            Fleet::of_sizes(sizes)
+            Fleet::of_counts(counts)
         }
     }
 }

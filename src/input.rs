@@ -8,12 +8,13 @@
 //! the fleet file (from 1), and its turn T: `N` as drawn, `E` a quarter turn
 //! clockwise, `S` a half turn, `W` three quarters (only `N` when ships may not turn).
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardBuilder, BoardError};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::shape::Shape;
 use crate::ship::{Orientation, Ship};
 use std::fmt;
+use std::io::{self, BufRead};
 
 /// A parsed judge input.
 #[derive(Debug, Clone)]
@@ -153,6 +154,24 @@ pub enum InputError {
     },
     /// The ships do not make a valid board.
     Board(BoardError),
+    /// More ships declared than the board can hold.
+    TooManyShips {
+        /// Ships declared.
+        declared: u64,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// The most ships it can hold under the rules.
+        most: u64,
+    },
+    /// A token longer than [`MAX_TOKEN`] bytes.
+    LongToken {
+        /// Its line, from 1.
+        line: usize,
+    },
+    /// The input could not be read.
+    Read(String),
 }
 
 impl fmt::Display for InputError {
@@ -196,6 +215,14 @@ impl fmt::Display for InputError {
                 write!(f, "unexpected `{token}` on line {line} after the last of the {ships} declared ship(s)")
             }
             InputError::Board(e) => write!(f, "{e}"),
+            InputError::TooManyShips { declared, rows, cols, most } => write!(
+                f,
+                "{declared} ships are declared, but a {rows}x{cols} board holds at most {most} under these rules"
+            ),
+            InputError::LongToken { line } => {
+                write!(f, "line {line}: a word longer than {MAX_TOKEN} bytes (no value of a judge input is that long)")
+            }
+            InputError::Read(e) => write!(f, "reading the input: {e}"),
         }
     }
 }
@@ -208,37 +235,74 @@ impl From<BoardError> for InputError {
     }
 }
 
+/// The longest token read, in bytes: no value of a judge input needs more, and a
+/// longer one is refused as soon as it is seen (reading stops there).
+pub const MAX_TOKEN: usize = 1000;
+
 /// A token and the line it starts on.
 struct Token<'a> {
     text: &'a [u8],
     line: usize,
 }
 
-/// Splits `bytes` into whitespace-separated tokens, tracking line numbers.
-struct Tokens<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Splits a stream into whitespace-separated tokens, tracking line numbers. Only the
+/// current token is kept, so reading costs memory for one token whatever the input.
+struct Tokens<'r> {
+    reader: &'r mut dyn BufRead,
     line: usize,
+    token: Vec<u8>,
 }
 
-impl<'a> Iterator for Tokens<'a> {
-    type Item = Token<'a>;
-    fn next(&mut self) -> Option<Token<'a>> {
-        while let Some(&b) = self.bytes.get(self.at) {
-            if !b.is_ascii_whitespace() {
+impl<'r> Tokens<'r> {
+    fn new(reader: &'r mut dyn BufRead) -> Tokens<'r> {
+        Tokens { reader, line: 1, token: Vec::new() }
+    }
+
+    /// The bytes buffered next (empty at the end), retrying interrupted reads.
+    fn fill(reader: &mut dyn BufRead) -> Result<&[u8], InputError> {
+        loop {
+            match reader.fill_buf() {
+                // The end: asking again would wait for more at a terminal.
+                Ok([]) => return Ok(&[]),
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(InputError::Read(e.to_string())),
+            }
+        }
+        // Bytes are buffered: this returns them without reading.
+        reader.fill_buf().map_err(|e| InputError::Read(e.to_string()))
+    }
+
+    /// The next token, `None` at the end of the input.
+    fn next(&mut self) -> Result<Option<Token<'_>>, InputError> {
+        loop {
+            let chunk = Tokens::fill(self.reader)?;
+            if chunk.is_empty() {
+                return Ok(None);
+            }
+            let blank = chunk.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            self.line += chunk.iter().take(blank).filter(|&&b| b == b'\n').count();
+            let found = blank < chunk.len();
+            self.reader.consume(blank);
+            if found {
                 break;
             }
-            if b == b'\n' {
-                self.line += 1;
+        }
+        self.token.clear();
+        loop {
+            let chunk = Tokens::fill(self.reader)?;
+            let n = chunk.iter().take_while(|b| !b.is_ascii_whitespace()).count();
+            if self.token.len() + n > MAX_TOKEN {
+                return Err(InputError::LongToken { line: self.line });
             }
-            self.at += 1;
+            self.token.extend_from_slice(chunk.get(..n).unwrap_or_default());
+            let ended = n < chunk.len() || chunk.is_empty();
+            self.reader.consume(n);
+            if ended {
+                break;
+            }
         }
-        let start = self.at;
-        while self.bytes.get(self.at).is_some_and(|b| !b.is_ascii_whitespace()) {
-            self.at += 1;
-        }
-        let text = self.bytes.get(start..self.at)?;
-        (!text.is_empty()).then_some(Token { text, line: self.line })
+        Ok(Some(Token { text: &self.token, line: self.line }))
     }
 }
 
@@ -293,47 +357,67 @@ const TURNS: [u8; 4] = [b'N', b'E', b'S', b'W'];
 
 /// Parses a whole judge input under `rules` (which say whether ships may touch, and
 /// whether ships are written `row col size E|S` or, for a drawn fleet, `row col K T`).
-/// Pre: none (any bytes). Post: as [`parse`], the board following `rules`.
+/// Pre: none (any bytes). Post: as [`read_under`] of the bytes.
 pub fn parse_under(bytes: &[u8], valid: &[&'static str], rules: &Rules) -> Result<JudgeInput, InputError> {
-    let mut tokens = Tokens { bytes, at: 0, line: 1 };
-    let name = tokens.next().ok_or(InputError::Empty)?;
+    read_under(&mut &bytes[..], valid, rules)
+}
+
+/// The most ships a `rows` x `cols` bay can hold: one per cell when ships may touch,
+/// else one per 2x2 block (a ship and its water).
+/// Pre: none. Post: at least 1.
+pub fn most_ships(rows: usize, cols: usize, touch: bool) -> u64 {
+    let n = if touch { rows.saturating_mul(cols) } else { rows.div_ceil(2).saturating_mul(cols.div_ceil(2)) };
+    n as u64
+}
+
+/// Reads a judge input from `reader` under `rules`, one token at a time: each ship is
+/// checked as it is read (so the first bad ship stops the reading), and reading stops
+/// at the first token after the last ship. Memory grows with the board and its ships,
+/// never with the bytes read.
+/// Pre: none (any bytes). Post: `Ok` holds a known strategy and a valid board; otherwise
+/// the first problem met, reading from the start.
+pub fn read_under(reader: &mut dyn BufRead, valid: &[&'static str], rules: &Rules) -> Result<JudgeInput, InputError> {
+    let mut tokens = Tokens::new(reader);
+    let name = tokens.next()?.ok_or(InputError::Empty)?;
     let strategy = String::from_utf8_lossy(name.text).into_owned();
     if !valid.contains(&strategy.as_str()) {
         return Err(InputError::UnknownStrategy { found: shown(name.text), line: name.line, valid: valid.to_vec() });
     }
-    let rows = to_usize(number(tokens.next(), Field::Rows, None)?, Field::Rows)?;
-    let cols = to_usize(number(tokens.next(), Field::Cols, None)?, Field::Cols)?;
+    let rows = to_usize(number(tokens.next()?, Field::Rows, None)?, Field::Rows)?;
+    let cols = to_usize(number(tokens.next()?, Field::Cols, None)?, Field::Cols)?;
     Board::check_size(rows, cols)?;
-    let declared = number(tokens.next(), Field::ShipCount, None)?;
+    let declared = number(tokens.next()?, Field::ShipCount, None)?;
+    let most = most_ships(rows, cols, rules.touch());
+    if declared > most {
+        return Err(InputError::TooManyShips { declared, rows, cols, most });
+    }
+    let mut board = BoardBuilder::new(rows, cols, rules)?;
+    board.reserve(declared as usize)?;
     let drawn = !rules.fleet().is_straight();
-    let mut ships = Vec::new();
     for k in 1..=declared {
-        let context = Some((declared, ships.len()));
-        let row = to_usize(number(tokens.next(), Field::ShipRow(k as usize), context)?, Field::ShipRow(k as usize))?;
-        let col = to_usize(number(tokens.next(), Field::ShipCol(k as usize), context)?, Field::ShipCol(k as usize))?;
+        let ship = k as usize;
+        let context = Some((declared, board.len()));
+        let row = to_usize(number(tokens.next()?, Field::ShipRow(ship), context)?, Field::ShipRow(ship))?;
+        let col = to_usize(number(tokens.next()?, Field::ShipCol(ship), context)?, Field::ShipCol(ship))?;
         let start = Position::new(row, col);
         if !drawn {
-            let size =
-                to_usize(number(tokens.next(), Field::ShipSize(k as usize), context)?, Field::ShipSize(k as usize))?;
-            let orientation = match tokens.next() {
-                None => return Err(InputError::Missing { field: Field::ShipOrientation(k as usize), ships: context }),
+            let size = to_usize(number(tokens.next()?, Field::ShipSize(ship), context)?, Field::ShipSize(ship))?;
+            let orientation = match tokens.next()? {
+                None => return Err(InputError::Missing { field: Field::ShipOrientation(ship), ships: context }),
                 Some(t) => match t.text {
                     b"E" => Orientation::East,
                     b"S" => Orientation::South,
-                    other => {
-                        return Err(InputError::BadOrientation { ship: k as usize, token: shown(other), line: t.line })
-                    }
+                    other => return Err(InputError::BadOrientation { ship, token: shown(other), line: t.line }),
                 },
             };
             if !(crate::ship::MIN_SHIP..=crate::ship::MAX_SHIP).contains(&size) {
-                return Err(InputError::Board(BoardError::BadSize { ship: k as usize, size }));
+                return Err(InputError::Board(BoardError::BadSize { ship, size }));
             }
-            ships.push(Ship::new(start, size, orientation));
+            board.add(Ship::new(start, size, orientation))?;
             continue;
         }
-        let ship = k as usize;
         let kinds = rules.fleet().kinds();
-        let Some(t) = tokens.next() else {
+        let Some(t) = tokens.next()? else {
             return Err(InputError::Missing { field: Field::ShipKind(ship), ships: context });
         };
         let line = t.line;
@@ -341,7 +425,7 @@ pub fn parse_under(bytes: &[u8], valid: &[&'static str], rules: &Rules) -> Resul
         let Some(kind) = usize::try_from(number).ok().and_then(|n| n.checked_sub(1)).and_then(|n| kinds.get(n)) else {
             return Err(InputError::BadKind { ship, kind: number, kinds: kinds.len(), line });
         };
-        let Some(t) = tokens.next() else {
+        let Some(t) = tokens.next()? else {
             return Err(InputError::Missing { field: Field::ShipTurn(ship), ships: context });
         };
         let turns = TURNS.iter().position(|&c| t.text == [c]);
@@ -350,12 +434,12 @@ pub fn parse_under(bytes: &[u8], valid: &[&'static str], rules: &Rules) -> Resul
             Some(n) if rules.rotate() => (0..n).fold(kind.shape, |s, _| s.rotated()),
             _ => return Err(InputError::BadTurn { ship, token: shown(t.text), line: t.line, fixed: !rules.rotate() }),
         };
-        ships.push(Ship::drawn(start, shape));
+        board.add(Ship::drawn(start, shape))?;
     }
-    if let Some(t) = tokens.next() {
+    if let Some(t) = tokens.next()? {
         return Err(InputError::Trailing { token: shown(t.text), line: t.line, ships: declared });
     }
-    Ok(JudgeInput { strategy, board: Board::with_rules(rows, cols, ships, rules)? })
+    Ok(JudgeInput { strategy, board: board.finish()? })
 }
 
 /// A ship as a judge input writes it under `rules`: `row col size E|S`, or for a drawn
@@ -406,7 +490,7 @@ mod tests {
         assert!(matches!(err("prob 1 99999999999999999999 0"), InputError::TooLarge { field: Field::Cols, .. }));
         assert!(matches!(err("prob 0 1 0"), InputError::Board(BoardError::EmptyBoard { .. })));
         assert!(matches!(
-            err("prob 1 1 2 0 0 1 E"),
+            err("prob 3 3 2 0 0 1 E"),
             InputError::Missing { field: Field::ShipRow(2), ships: Some((2, 1)) }
         ));
         assert!(matches!(err("prob 2 2 1 0 0 1 N"), InputError::BadOrientation { ship: 1, .. }));
@@ -420,7 +504,7 @@ mod tests {
         let text = "bayes\n9 9 4\n0 0 1 N 0 1 2 N 4 0 3 N 0 4 4 N\n";
         let input = parse_under(text.as_bytes(), &["bayes"], &rules).unwrap();
         assert_eq!(input.board.ship_cells(), 21);
-        let again: Vec<String> = input.board.ships().iter().map(|s| ship_text(s, &rules)).collect();
+        let again: Vec<String> = input.board.ships().map(|s| ship_text(&s, &rules)).collect();
         assert_eq!(again, vec!["0 0 1 N", "0 1 2 N", "4 0 3 N", "0 4 4 N"]);
         let e = |t: &str, r: &Rules| parse_under(t.as_bytes(), &["bayes"], r).unwrap_err();
         assert!(matches!(e("bayes 9 9 1 0 0 5 N", &rules), InputError::BadKind { ship: 1, kind: 5, kinds: 4, .. }));
@@ -431,11 +515,42 @@ mod tests {
         ));
         let ell = rules.clone().with_rotate(true).with_fleet(crate::fleet::Fleet::parse_file("L\nX.\nXX\n").unwrap());
         let turned = parse_under(b"bayes 9 9 1 0 0 1 E", &["bayes"], &ell).unwrap();
-        assert_eq!(turned.board.ships()[0].shape.drawing(), vec!["XX", "X."]);
+        assert_eq!(turned.board.ship(0).unwrap().shape.drawing(), vec!["XX", "X."]);
         // Under classic rules ships may touch.
         let classic = Rules::preset("classic").unwrap();
         assert!(parse_under(b"prob 5 6 2 1 1 2 E 1 3 1 E", &["prob"], &classic).is_ok());
         assert!(parse(b"prob 5 6 2 1 1 2 E 1 3 1 E", &["prob"]).is_err());
+    }
+
+    #[test]
+    fn refuses_early_and_stops_reading() {
+        // More ships than the bay can hold: refused before any ship is read.
+        assert_eq!(err("prob 3 3 5"), InputError::TooManyShips { declared: 5, rows: 3, cols: 3, most: 4 });
+        let classic = Rules::preset("classic").unwrap();
+        let e = parse_under(b"prob 3 3 10", &NAMES, &classic).unwrap_err();
+        assert!(matches!(e, InputError::TooManyShips { most: 9, .. }), "{e:?}");
+        assert!(err(&format!("prob 1 1 {}", "1".repeat(MAX_TOKEN + 1))).to_string().contains("longer than 1000"));
+        // A reader that fails past the point of interest proves the parser stopped there.
+        struct Then<'a>(&'a [u8]);
+        impl io::Read for Then<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("read past the end"));
+                }
+                let n = buf.len().min(self.0.len()).min(3);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let stops = |text: &str| {
+            let mut r = io::BufReader::with_capacity(4, Then(text.as_bytes()));
+            read_under(&mut r, &NAMES, &Rules::problem_g()).unwrap_err()
+        };
+        assert!(matches!(stops("prob 5 5 2 0 0 9 E "), InputError::Board(BoardError::BadSize { ship: 1, .. })));
+        assert!(matches!(stops("prob 5 5 2 0 0 2 E 0 1 1 S "), InputError::Board(BoardError::Overlap { .. })));
+        assert!(matches!(stops("prob 5 5 1 0 0 2 E x y"), InputError::Trailing { .. }));
+        assert!(matches!(stops("prob 5 5 1 0 0 2 E "), InputError::Read(_)));
     }
 
     #[test]

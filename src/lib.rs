@@ -7,6 +7,10 @@
 //! nobody watches, its quiet lane [`quiet::QuietScan`]), which asks the board only
 //! "ship or water?" ([`sonar::Sonar`]) and keeps the [`record::ScanRecord`] that is
 //! rendered into the final grid.
+//!
+//! The grading kit (`check`, `testset`) lives in `grading`: test cases, a process
+//! runner with time and output limits, Mooshak's verdicts, shrinking and test-set
+//! layouts.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -17,10 +21,12 @@ pub mod cellset;
 pub mod chart;
 pub mod cli;
 pub mod fleet;
+pub(crate) mod grading;
 pub mod input;
 pub mod interactive;
 pub mod json;
 pub mod likelihood;
+pub mod memory;
 pub mod merge;
 pub mod observer;
 pub mod placement;
@@ -28,6 +34,7 @@ pub mod position;
 pub mod posterior;
 pub mod protocol;
 pub mod quiet;
+pub mod ranking;
 pub mod record;
 pub mod rng;
 pub mod rules;

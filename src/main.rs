@@ -19,6 +19,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`| head`): stop quietly, as command-line tools do.
         Err(cli::CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // The command wrote its output and chose its status (check: 1 when not all AC).
+        Err(cli::CliError::Exit(code)) => {
+            let _ = out.flush();
+            ExitCode::from(code)
+        }
         Err(e) => {
             let _ = writeln!(io::stderr(), "error: {e}");
             ExitCode::from(2)

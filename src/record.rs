@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::position::Position;
 use crate::sonar::Answer;
+use std::io::{self, Write};
 
 /// What is known of one cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -268,29 +269,48 @@ impl ScanRecord {
     /// Pre: `board`, if given, has this record's size. Post: `rows` lines of `cols`
     /// characters, each ending in `\n`.
     pub fn render_grid(&self, board: Option<&Board>) -> String {
+        let mut out = Vec::new();
+        let _ = self.write_grid(board, &mut out); // a Vec takes every write
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes the grid of [`ScanRecord::render_grid`] to `out` a row at a time (a large
+    /// board's grid is never held whole).
+    /// Pre: as `render_grid`. Post: `Err` is the first failed write.
+    pub fn write_grid(&self, board: Option<&Board>, out: &mut dyn Write) -> io::Result<()> {
         const CHARS: [u8; 4] = [b'.', b'+', b'X', b'X'];
-        let mut out = Vec::with_capacity(self.rows * (self.cols + 1));
+        let mut line = Vec::with_capacity(self.cols.min(1 << 16) + 1);
         for r in 0..self.rows {
+            line.clear();
             for c in 0..self.cols {
                 let i = r * self.cols + c;
                 let state = self.packed.get(i / CELLS_PER_WORD).map_or(0, |w| bits_of(*w, i));
-                let unseen_ship = state == 0 && board.is_some_and(|b| b.is_ship(Position::new(r, c)));
-                out.push(if unseen_ship { b'O' } else { CHARS[(state & 3) as usize] });
+                let unseen_ship = state == 0 && board.is_some_and(|b| b.is_ship_at(i));
+                line.push(if unseen_ship { b'O' } else { CHARS[(state & 3) as usize] });
+                if line.len() >= 1 << 16 {
+                    out.write_all(&line)?;
+                    line.clear();
+                }
             }
-            out.push(b'\n');
+            line.push(b'\n');
+            out.write_all(&line)?;
         }
-        String::from_utf8(out).unwrap_or_default()
+        Ok(())
     }
 
     /// The judge's whole output: the scan count on its own line, then the grid.
     /// Pre: as `render_grid`. Post: ends with `\n`.
     pub fn render_output(&self, board: Option<&Board>) -> String {
-        let grid = self.render_grid(board);
-        let mut out = String::with_capacity(grid.len() + 21);
-        out.push_str(&self.scans.to_string());
-        out.push('\n');
-        out.push_str(&grid);
-        out
+        let mut out = Vec::new();
+        let _ = self.write_output(board, &mut out); // a Vec takes every write
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes [`ScanRecord::render_output`] to `out`, the grid a row at a time.
+    /// Pre: as `render_grid`. Post: `Err` is the first failed write.
+    pub fn write_output(&self, board: Option<&Board>, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}", self.scans)?;
+        self.write_grid(board, out)
     }
 }
 

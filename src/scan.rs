@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::fleet::Fleet;
 use crate::likelihood::Likelihood;
+use crate::memory::{OutOfMemory, Shortage};
 use crate::observer::{ListView, ScanObserver, Source};
 use crate::position::Position;
 use crate::quiet::QuietScan;
@@ -31,6 +32,8 @@ pub enum ScanError {
     },
     /// An answer contradicts the rules or earlier answers.
     Contradiction(String),
+    /// The memory a strategy needs for this board could not be had.
+    OutOfMemory(Shortage),
 }
 
 impl fmt::Display for ScanError {
@@ -43,6 +46,7 @@ impl fmt::Display for ScanError {
                 write!(f, "contradiction: no cell is left to scan but only {found} of {expected} ship cells were found")
             }
             ScanError::Contradiction(why) => write!(f, "contradiction: {why}"),
+            ScanError::OutOfMemory(e) => write!(f, "{e}"),
         }
     }
 }
@@ -179,6 +183,12 @@ impl<'a> Scan<'a> {
     /// Pre: none. Post: at least 1.
     pub fn cols(&self) -> usize {
         self.record.cols()
+    }
+
+    /// The error for an allocation the system refused during this scan.
+    /// Pre: none. Post: names this board's size.
+    pub fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
+        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
     }
 
     /// Total ship cells of the bay.

@@ -294,7 +294,8 @@ fn deductions_are_sound_on_random_games() {
             })
             .collect();
         let grid = StateGrid::new(rows, cols, cells).unwrap();
-        for fleet in [None, Some(board.fleet())] {
+        let sizes = board.fleet();
+        for fleet in [None, Some(sizes.as_slice())] {
             let d = grid.deduce(fleet).unwrap_or_else(|e| panic!("{e} on a consistent grid"));
             for i in 0..rows * cols {
                 let p = Position::from_index(i, cols);

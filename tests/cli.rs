@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 /// Every command but the judge.
-const COMMANDS: [&str; 6] = ["generate", "simulate", "trace", "advise", "play", "referee"];
+const COMMANDS: [&str; 8] = ["generate", "simulate", "trace", "advise", "play", "referee", "check", "testset"];
 
 fn stdout_of(args: &[&str], stdin: &[u8]) -> String {
     let out = common::run(args, stdin);

@@ -100,7 +100,7 @@ fn generate_is_reproducible_and_valid() {
         assert_eq!(a, stdout(&args));
         let parsed = input::parse(a.as_bytes(), &NAMES).unwrap();
         assert_eq!(parsed.strategy, name);
-        assert_eq!(parsed.board.fleet(), &[5, 4, 3, 3, 2, 2, 1, 1]);
+        assert_eq!(parsed.board.fleet(), [5, 4, 3, 3, 2, 2, 1, 1]);
     }
     let dense = stdout(&["generate", "--rows", "200", "--cols", "150", "--density", "0.25"]);
     let board = input::parse(dense.as_bytes(), &NAMES).unwrap().board;

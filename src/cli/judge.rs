@@ -3,7 +3,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
-use super::{read_input, CliError, Streams};
+use super::{open_input, CliError, Streams};
 use crate::input;
 use crate::strategy::{self, DEFAULT_SEED};
 
@@ -50,14 +50,17 @@ fn extra_help() -> String {
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let seed = p.get_or("--seed", DEFAULT_SEED)?;
     let rules = game::rules(p)?;
-    let bytes = read_input(p, io, "`spot-the-ships --help` for the format")?;
-    let input = input::parse_under(&bytes, &strategy::NAMES, &rules)?;
+    let input = {
+        let hint = "`spot-the-ships --help` for the format";
+        let mut reader = open_input(p, io.stdin, io.stderr, io.stdin_tty, hint)?;
+        input::read_under(&mut *reader, &strategy::NAMES, &rules)?
+    };
     let mut board = input.board;
     game::check_fleet(p, &rules, board.rules().fleet())?;
     let name = p.text("--strategy").unwrap_or(&input.strategy);
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let record = strategy::solve(strategy.as_mut(), &mut board)?;
     io.stdout.write_all(super::ship_lines(&record, board.rules()).as_bytes())?;
-    io.stdout.write_all(record.render_output(Some(&board)).as_bytes())?;
+    record.write_output(Some(&board), io.stdout)?;
     Ok(())
 }

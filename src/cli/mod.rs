@@ -4,6 +4,7 @@
 
 mod advise;
 pub(crate) mod args;
+mod check;
 pub(crate) mod files;
 mod game;
 mod generate;
@@ -11,6 +12,7 @@ mod judge;
 mod play;
 mod referee;
 mod simulate;
+mod testset;
 mod trace;
 
 use crate::input::InputError;
@@ -40,6 +42,9 @@ pub enum CliError {
     Io(io::Error),
     /// An error of the named command (its name is written once, before the error).
     In(&'static str, Box<CliError>),
+    /// Not an error: the command has written its output and asks for this exit status
+    /// (`check` exits with 1 when a case was not accepted). Nothing goes to stderr.
+    Exit(u8),
 }
 
 impl CliError {
@@ -58,7 +63,7 @@ impl CliError {
     /// Pre: none. Post: displays as `command: error`.
     pub fn of(self, command: &'static str) -> CliError {
         match self {
-            CliError::In(..) => self,
+            CliError::In(..) | CliError::Exit(_) => self,
             e if command.is_empty() => e,
             e => CliError::In(command, Box::new(e)),
         }
@@ -74,6 +79,7 @@ impl fmt::Display for CliError {
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::In(command, e) => write!(f, "{command}: {e}"),
+            CliError::Exit(_) => Ok(()),
         }
     }
 }
@@ -156,6 +162,36 @@ pub(crate) fn read_input(p: &args::Parsed, io: &mut Streams<'_>, hint: &str) -> 
     }
 }
 
+/// Opens the command's input as a stream: the file named by its operand, or standard
+/// input when there is none or it is `-`. At a terminal with nothing piped in, says on
+/// stderr that it is waiting (`hint`: how to get help).
+/// Pre: none. Post: `Err` naming the file when it cannot be opened.
+pub(crate) fn open_input<'a>(
+    p: &args::Parsed,
+    stdin: &'a mut dyn BufRead,
+    stderr: &mut dyn Write,
+    stdin_tty: bool,
+    hint: &str,
+) -> Result<Box<dyn BufRead + 'a>, CliError> {
+    match p.operands().first().map(String::as_str) {
+        Some(path) if path != "-" => {
+            let file =
+                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(CliError::Invalid(format!("cannot read `{path}`: it is a directory")));
+            }
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, file)))
+        }
+        _ => {
+            if stdin_tty {
+                writeln!(stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
+                stderr.flush()?;
+            }
+            Ok(Box::new(stdin))
+        }
+    }
+}
+
 /// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
 /// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
 /// Pre: none. Post: `0.0` for an empty whole.
@@ -177,13 +213,15 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 6] = [
+const COMMANDS: [Entry; 8] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
     Entry { spec: &advise::COMMAND, run: advise::run },
     Entry { spec: &play::COMMAND, run: play::run },
     Entry { spec: &referee::COMMAND, run: referee::run },
+    Entry { spec: &check::COMMAND, run: check::run },
+    Entry { spec: &testset::COMMAND, run: testset::run },
 ];
 
 /// The names of the commands.
@@ -201,7 +239,8 @@ fn top_help() -> String {
     }
     out.push_str(
         "  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n\
-         Errors go to stderr as one line starting with `error: `, with exit status 2.\n",
+         Errors go to stderr as one line starting with `error: `, with exit status 2\n\
+         (check exits with 1 when a case was not accepted).\n",
     );
     out
 }

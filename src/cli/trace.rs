@@ -3,7 +3,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
-use super::{read_input, CliError, Streams};
+use super::{open_input, CliError, Streams};
 use crate::input;
 use crate::strategy::{self, DEFAULT_SEED};
 use crate::trace::{TraceOptions, Tracer};
@@ -67,9 +67,12 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         _ => io.stdout_tty,
     };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    let bytes = read_input(flags, io, "`spot-the-ships trace --help` for the format")?;
     let rules = game::rules(flags)?;
-    let input = input::parse_under(&bytes, &strategy::NAMES, &rules)?;
+    let input = {
+        let hint = "`spot-the-ships trace --help` for the format";
+        let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
+        input::read_under(&mut *reader, &strategy::NAMES, &rules)?
+    };
     let board = input.board;
     game::check_fleet(flags, &rules, board.rules().fleet())?;
     let name = flags.text("--strategy").unwrap_or(&input.strategy);

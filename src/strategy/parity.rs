@@ -24,26 +24,34 @@
 //! an afloat size through it and the line of hits it extends, and only sunk answers
 //! take ships off the fleet.
 //!
-//! Keys are kept in a max-heap (one packed `u64` per entry) with lazy updates: a probe
-//! or an elimination changes only the keys of cells within `L` along its row and column
-//! and within distance 2. A key that grows is pushed; one that shrinks is not, and its
-//! old entry, once popped, is pushed again with the current key; entries of probed cells
-//! are dropped when popped. So large boards cost O(log n) per step plus one O(n L)
-//! rebuild per lattice change.
+//! Keys are kept as one byte per cell in a [`Ranking`] (a max-tree over blocks of cells
+//! that finds the first cell of the highest key): a probe or an elimination changes
+//! only the keys of cells within `L` along its row and column and within distance 2.
+//! So large boards cost a little over a byte per cell, O(log n) per changed key, and
+//! one O(n L) rebuild per lattice change.
 
 use super::ScanStrategy;
 use crate::afloat::Afloat;
 use crate::observer::Source;
 use crate::position::{Direction, Position};
+use crate::ranking::Ranking;
 use crate::record::CellState;
 use crate::runs;
 use crate::scan::{Scan, ScanError};
 use crate::ship::{MAX_SHIP, MIN_SHIP};
 use crate::sonar::Answer;
-use std::collections::BinaryHeap;
 
 /// A hunting key: placements of an `L` ship through the cell, then the neighbour score.
 type Key = (u32, u32);
+
+/// Noted cells that make [`Parity::touched`] ask for a flush at the next elimination.
+const PENDING: usize = 1 << 12;
+
+/// A key as one byte that orders keys as the pairs do: placements (at most 10: 2L with
+/// L <= 5) times 18, plus the neighbour score plus one (at most 17); 0 for `(0, 0)`.
+fn rank(key: Key) -> u8 {
+    (key.0 * 18 + key.1).min(255) as u8
+}
 
 /// The parity scanner.
 #[derive(Debug, Clone, Default)]
@@ -57,10 +65,12 @@ pub struct Parity {
     /// Lattice spacing and offset.
     spacing: usize,
     offset: usize,
-    /// Heap entries packed by [`entry`]: the largest is the best cell.
-    heap: BinaryHeap<u64>,
-    /// The current key of each cell (entries of the heap with another key are stale).
-    key: Vec<Key>,
+    /// The key of each cell, as [`rank`]s.
+    keys: Ranking,
+    /// Lattice cells whose keys may have changed since the last hunt (see `touched`).
+    pending: Vec<u32>,
+    /// True when `pending` is long enough to be flushed at once.
+    flush_now: bool,
     /// Unfinished runs of hits, each in row-major order.
     runs: Vec<Vec<Position>>,
     /// True when ships may touch: nothing is eliminated, runs are not ships.
@@ -69,19 +79,6 @@ pub struct Parity {
     live: Vec<Position>,
     /// The ships the sunk answers leave afloat.
     afloat: Afloat,
-}
-
-/// A heap entry: the key's placement count (at most 10) in bits 40 and up, its
-/// neighbour score (at most 17) in bits 32..40, and the complement of the cell index
-/// (below 2^32: boards have at most 10^8 cells) below, so that the largest entry has the
-/// largest key and, among equal keys, the first cell in row-major order.
-fn entry(key: Key, i: usize) -> u64 {
-    (u64::from(key.0) << 40) | (u64::from(key.1 & 0xff) << 32) | u64::from(u32::MAX - i as u32)
-}
-
-/// The key and cell index of a heap entry.
-fn unpack(e: u64) -> (Key, usize) {
-    (((e >> 40) as u32, ((e >> 32) & 0xff) as u32), (u32::MAX - e as u32) as usize)
 }
 
 /// The neighbour score of `pos`: for each unknown orthogonal neighbour, the number of
@@ -123,7 +120,7 @@ fn free_run(scan: &Scan<'_>, pos: Position, dir: Direction, max: usize) -> usize
 }
 
 impl Parity {
-    fn reset(&mut self, scan: &Scan<'_>) {
+    fn reset(&mut self, scan: &Scan<'_>) -> Result<(), ScanError> {
         self.rows = scan.rows();
         self.cols = scan.cols();
         self.fleet = scan.fleet().and_then(|f| {
@@ -161,7 +158,7 @@ impl Parity {
             }
         }
         self.spacing = 0;
-        self.relay(scan);
+        self.relay(scan)
     }
 
     /// The sizes of the ships the record's sunk answers already took off the fleet.
@@ -211,25 +208,17 @@ impl Parity {
         (n as u32, neighbour_score(scan, pos) + 1)
     }
 
-    /// Recomputes the key of `pos`. A key that grows is pushed; one that shrinks keeps
-    /// its old, larger entry, which [`Parity::hunt`] pushes again with the current key
-    /// when it pops it. So every live cell has an entry at least as large as its key.
+    /// Recomputes the key of `pos`.
     fn refresh(&mut self, scan: &Scan<'_>, pos: Position) {
-        let key = self.key_of(scan, pos);
-        let i = pos.index(self.cols);
-        if let Some(k) = self.key.get_mut(i) {
-            if key > *k {
-                self.heap.push(entry(key, i));
-            }
-            *k = key;
-        }
+        let key = rank(self.key_of(scan, pos));
+        self.keys.set(pos.index(self.cols), key);
     }
 
     /// Lays the lattice for the longest possible size again if it changed.
-    fn relay(&mut self, scan: &Scan<'_>) {
+    fn relay(&mut self, scan: &Scan<'_>) -> Result<(), ScanError> {
         let l = self.longest();
         if l == self.spacing {
-            return;
+            return Ok(());
         }
         self.spacing = l;
         let cells = self.rows * self.cols;
@@ -245,43 +234,87 @@ impl Parity {
             }
         }
         self.offset = (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0);
-        self.key.clear();
-        self.key.resize(cells, (0, 0));
-        self.heap.clear();
-        for i in 0..cells {
-            self.refresh(scan, Position::from_index(i, self.cols));
+        let cols = self.cols;
+        let mut keys = std::mem::take(&mut self.keys);
+        let filled = keys.fill(cells, |i| rank(self.key_of(scan, Position::from_index(i, cols))));
+        self.keys = keys;
+        self.pending.clear();
+        filled.map_err(|e| scan.out_of_memory(e))
+    }
+
+    /// Notes the keys a change of `pos` may affect: cells within the lattice spacing
+    /// along its row and column (their runs of unknown cells), and cells within distance
+    /// 2 (their neighbour scores). Only lattice cells are noted (every other key is 0
+    /// and stays 0); [`Parity::flush`] recomputes them, each once, before the next hunt.
+    fn touched(&mut self, pos: Position) {
+        let l = self.spacing.max(1);
+        let reach = self.spacing.max(2);
+        let (rows, cols, offset) = (self.rows, self.cols, self.offset);
+        let (r, c) = (pos.row, pos.col);
+        let base = (r + c) % l;
+        let mut note = |row: usize, col: usize| {
+            if row < rows && col < cols {
+                self.pending.push((row * cols + col) as u32);
+            }
+        };
+        // The smallest distance d >= 1 with d = residue (mod l).
+        let first = |residue: usize| if residue == 0 { l } else { residue };
+        // Cells at +d along the row or column have r + c + d: on the lattice when
+        // d = offset - base (mod l); cells at -d when d = base - offset (mod l).
+        for d in (first((offset + l - base) % l)..=reach).step_by(l) {
+            note(r, c + d);
+            note(r + d, c);
+        }
+        for d in (first((base + l - offset) % l)..=reach).step_by(l) {
+            if let Some(cd) = c.checked_sub(d) {
+                note(r, cd);
+            }
+            if let Some(rd) = r.checked_sub(d) {
+                note(rd, c);
+            }
+        }
+        if base == offset {
+            note(r, c);
+        }
+        // The rest of the diamond of radius 2 (the axis cells are done above).
+        if (base + 2) % l == offset {
+            note(r + 1, c + 1);
+        }
+        if (base + 2 * l - 2) % l == offset && r > 0 && c > 0 {
+            note(r - 1, c - 1);
+        }
+        if base == offset {
+            if r > 0 {
+                note(r - 1, c + 1);
+            }
+            if c > 0 {
+                note(r + 1, c - 1);
+            }
+        }
+        if self.pending.len() >= PENDING {
+            self.flush_now = true;
         }
     }
 
-    /// Updates the keys a change of `pos` may affect: cells within the lattice spacing
-    /// along its row and column (their runs of unknown cells), and cells within distance
-    /// 2 (their neighbour scores).
-    fn touched(&mut self, scan: &Scan<'_>, pos: Position) {
-        let (rows, cols) = (self.rows as isize, self.cols as isize);
-        let reach = self.spacing.max(2) as isize;
-        let (r, c) = (pos.row as isize, pos.col as isize);
-        let mut refresh = |dr: isize, dc: isize| {
-            let (nr, nc) = (r + dr, c + dc);
-            if nr >= 0 && nc >= 0 && nr < rows && nc < cols {
-                self.refresh(scan, Position::new(nr as usize, nc as usize));
-            }
-        };
-        refresh(0, 0);
-        for d in 1..=reach {
-            refresh(-d, 0);
-            refresh(d, 0);
-            refresh(0, -d);
-            refresh(0, d);
+    /// Recomputes the keys noted by [`Parity::touched`].
+    fn flush(&mut self, scan: &Scan<'_>) {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        pending.dedup();
+        for &i in &pending {
+            self.refresh(scan, Position::from_index(i as usize, self.cols));
         }
-        // The rest of the diamond of radius 2 (the axis cells are done above).
-        for (dr, dc) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
-            refresh(dr, dc);
-        }
+        pending.clear();
+        self.pending = pending;
+        self.flush_now = false;
     }
 
     fn eliminate(&mut self, scan: &mut Scan<'_>, pos: Position) {
         if scan.eliminate(pos) {
-            self.touched(scan, pos);
+            self.touched(pos);
+        }
+        if self.flush_now {
+            self.flush(scan);
         }
     }
 
@@ -333,14 +366,14 @@ impl Parity {
     }
 
     /// Closes the first open run: eliminates its surroundings and drops its size.
-    fn finish_run(&mut self, scan: &mut Scan<'_>) {
-        self.finish(scan, 0);
+    fn finish_run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        self.finish(scan, 0)
     }
 
     /// Closes the open run `k`: eliminates its surroundings and drops its size.
-    fn finish(&mut self, scan: &mut Scan<'_>, k: usize) {
+    fn finish(&mut self, scan: &mut Scan<'_>, k: usize) -> Result<(), ScanError> {
         if k >= self.runs.len() {
-            return;
+            return Ok(());
         }
         let run = self.runs.remove(k);
         let (rows, cols) = (self.rows, self.cols);
@@ -350,7 +383,7 @@ impl Parity {
             }
         }
         self.remove_size(run.len());
-        self.relay(scan);
+        self.relay(scan)
     }
 
     /// Records a hit at `pos`: eliminates its diagonals and extends (or starts) a run.
@@ -374,24 +407,18 @@ impl Parity {
     }
 
     /// The next hunting cell, laying smaller lattices when this one runs dry.
-    fn hunt(&mut self, scan: &Scan<'_>) -> Option<Position> {
+    fn hunt(&mut self, scan: &Scan<'_>) -> Result<Option<Position>, ScanError> {
+        self.flush(scan);
         loop {
-            while let Some(e) = self.heap.pop() {
-                let (key, i) = unpack(e);
-                // A popped entry equal to its cell's key is the largest live key: every
-                // live cell has an entry at least as large (see `refresh`).
-                match self.key.get(i) {
-                    Some(&k) if k == key => return Some(Position::from_index(i, self.cols)),
-                    Some(&k) if k.0 > 0 => self.heap.push(entry(k, i)),
-                    _ => {}
-                }
+            if let Some((_, i)) = self.keys.best() {
+                return Ok(Some(Position::from_index(i, self.cols)));
             }
             // No lattice cell may hold an L ship: no such ship is left unfound.
             if self.spacing <= 1 {
-                return None;
+                return Ok(None);
             }
             self.cap = self.spacing - 1;
-            self.relay(scan);
+            self.relay(scan)?;
         }
     }
 }
@@ -402,7 +429,7 @@ impl ScanStrategy for Parity {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        self.reset(scan);
+        self.reset(scan)?;
         if self.touch {
             return self.run_touching(scan);
         }
@@ -418,12 +445,12 @@ impl ScanStrategy for Parity {
                         choice = Some((p, Source::Target));
                         break;
                     }
-                    None => self.finish_run(scan),
+                    None => self.finish_run(scan)?,
                 }
             }
             let (pos, source) = match choice {
                 Some(c) => c,
-                None => match self.hunt(scan) {
+                None => match self.hunt(scan)? {
                     Some(p) => (p, Source::Hunt),
                     None => return Err(scan.exhausted()),
                 },
@@ -435,10 +462,10 @@ impl ScanStrategy for Parity {
             if let Answer::Sunk(_) = answer {
                 // The run holding the cell is a whole ship.
                 if let Some(k) = self.runs.iter().position(|run| run.contains(&pos)) {
-                    self.finish(scan, k);
+                    self.finish(scan, k)?;
                 }
             }
-            self.touched(scan, pos);
+            self.touched(pos);
             scan.end_step();
         }
         Ok(())
@@ -457,7 +484,7 @@ impl Parity {
             }
             let (pos, source) = match self.target_touching(scan) {
                 Some(p) => (p, Source::Target),
-                None => match self.hunt(scan) {
+                None => match self.hunt(scan)? {
                     Some(p) => (p, Source::Hunt),
                     None => return Err(scan.exhausted()),
                 },
@@ -472,10 +499,10 @@ impl Parity {
                 if let Some((_, ship)) = sunk {
                     self.live.retain(|p| !ship.cells().any(|c| c == *p));
                     self.remove_size(ship.size());
-                    self.relay(scan);
+                    self.relay(scan)?;
                 }
             }
-            self.touched(scan, pos);
+            self.touched(pos);
             scan.end_step();
         }
         Ok(())
@@ -592,8 +619,8 @@ mod tests {
             let mut obs = crate::observer::Silent;
             let mut scan = Scan::new(&mut sonar, &mut obs);
             let mut parity = Parity::default();
-            parity.reset(&scan);
-            while let Some(pos) = parity.hunt(&scan) {
+            parity.reset(&scan).unwrap();
+            while let Some(pos) = parity.hunt(&scan).unwrap() {
                 let cells = parity.rows * parity.cols;
                 let plain = (0..cells)
                     .map(|i| (parity.key_of(&scan, Position::from_index(i, parity.cols)), Reverse(i)))
@@ -603,7 +630,7 @@ mod tests {
                 if scan.probe(pos, Source::Hunt).unwrap().is_hit() {
                     parity.hit(&mut scan, pos);
                 }
-                parity.touched(&scan, pos);
+                parity.touched(pos);
             }
         }
     }
@@ -628,15 +655,16 @@ mod tests {
     }
 
     #[test]
-    fn heap_entries_order_by_key_then_first_cell() {
-        let cells = [((10, 17), 0), ((10, 17), 99_999_999), ((10, 16), 0), ((1, 1), 5), ((1, 1), 6), ((0, 0), 0)];
-        for &(key, i) in &cells {
-            assert_eq!(unpack(entry(key, i)), (key, i));
+    fn ranks_order_as_the_keys() {
+        // Every key a cell can have (placements 0..=10, score 1..=17, or (0, 0)), sorted
+        // by the pair, has ranks in the same order, and (0, 0) alone ranks 0.
+        let mut keys: Vec<Key> = vec![(0, 0)];
+        keys.extend((1..=10).flat_map(|n| (1..=17).map(move |s| (n, s))));
+        keys.sort();
+        for pair in keys.windows(2) {
+            assert!(rank(pair[0]) < rank(pair[1]), "{pair:?}");
         }
-        // Sorted as the cells should be chosen: larger key first, then smaller index.
-        for pair in cells.windows(2) {
-            assert!(entry(pair[0].0, pair[0].1) > entry(pair[1].0, pair[1].1), "{pair:?}");
-        }
+        assert_eq!(rank((0, 0)), 0);
     }
 
     #[test]

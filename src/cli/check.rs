@@ -1,0 +1,242 @@
+//! `check`: run a student's program on every case and judge it like Mooshak.
+
+use super::args::{Command, Flag, Operands, Parsed};
+use super::{CliError, Streams};
+use crate::grading::cases::{self, Case};
+use crate::grading::check::{self, Checked, Progress, Settings};
+use crate::grading::report;
+use crate::grading::runner::Program;
+use crate::grading::verdict::Verdict;
+use crate::strategy::{self, DEFAULT_SEED};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+/// Flags choosing the cases (shared with `testset`).
+pub(super) const CASE_FLAGS: &[Flag] = &[
+    Flag::value("--random", "N", "random cases (at most 100,000)").default("300"),
+    Flag::value("--seed", "S", "seed of the random cases").default("2021"),
+    Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases")
+        .default("linear,smart,prob"),
+];
+
+const MORE_CASE_FLAGS: &[Flag] = &[
+    Flag::value("--cases", "DIR", "also the .in/.out (or .in/.ans) pairs under DIR,\nnamed user-PATH"),
+    Flag::switch("--no-builtin", "run the --cases pairs only: no sample, edge or random"),
+    Flag::value("--only", "NAME", "run just the case called NAME (as the report names it)"),
+];
+
+const RUN_FLAGS: &[Flag] = &[
+    Flag::value(
+        "--time-limit",
+        "SECONDS",
+        "wall-clock limit of one run; a JVM alone needs about\nhalf a second to start, so keep 2 for Java",
+    )
+    .default("2"),
+    Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
+    Flag::value("--jobs", "J", "runs at the same time (default: every core)"),
+    Flag::value("--shrink-budget", "N", "most runs spent shrinking each kind of failure").default("200"),
+];
+
+const REPORT_FLAGS: &[Flag] = &[
+    Flag::value("--format", "F", "text (at most 80 columns) or json").default("text"),
+    Flag::value(
+        "--keep",
+        "DIR",
+        "write each failing case (and its shrunk form) into DIR\nas NAME.in, NAME.out (expected) and NAME.got",
+    ),
+];
+
+/// `check`'s command line.
+pub const COMMAND: Command = Command {
+    name: "check",
+    summary: "judge a program's output on every case, like Mooshak",
+    usage: &["check [OPTIONS] -- PROGRAM [ARGS...]"],
+    groups: &[("CASES", CASE_FLAGS), ("YOUR CASES", MORE_CASE_FLAGS), ("RUNS", RUN_FLAGS), ("OPTIONS", REPORT_FLAGS)],
+    operands: Operands::AfterDashes,
+    after: "\
+PROGRAM (java -cp build SpotTheShips, python3 sol.py, ./a.out) runs once per
+case with the input on its stdin, in its own process group. Cases: the
+statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
+(random-SEED-INDEX-STRATEGY) and --cases pairs. Verdicts, as Mooshak gives them:
+  AC   the output is byte-identical to this program's own output
+  PE   equal once every run of whitespace is one space, both ends are
+       trimmed and letters are lower-cased (final newline, spaces, CR, case)
+  WA   any other output
+  OLE  more output than the limit: killed
+  TLE  still running (or its output still open) at the time limit: killed
+       with its children
+  RE   a non-zero exit status, a signal, or anything written on stderr
+The program's verdict is the worst over the cases (AC < PE < WA < OLE < TLE <
+RE). The first case of each failing kind but OLE is shrunk: fewer ships, a
+smaller board, ships moved to the corner and shortened, every candidate a
+valid input, each run counted against --shrink-budget.
+
+EXIT STATUS
+  0 every case AC, 1 some case not AC, 2 bad arguments or a PROGRAM that
+  cannot be started.
+",
+    extra: None,
+};
+
+/// The strategies of `--strategies`: known names, none twice.
+/// Pre: none. Post: not empty.
+pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
+    let text = p.text("--strategies").unwrap_or("linear,smart,prob");
+    let mut out: Vec<String> = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        if !strategy::NAMES.contains(&name) {
+            return Err(CliError::Usage(format!(
+                "--strategies: unknown strategy `{name}`; valid names: {}",
+                strategy::NAMES.join(", ")
+            )));
+        }
+        if out.iter().any(|s| s == name) {
+            return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
+        }
+        out.push(name.to_string());
+    }
+    Ok(out)
+}
+
+/// The built-in cases the flags of [`CASE_FLAGS`] ask for: samples, edge cases and
+/// random cases.
+/// Pre: none. Post: `Err(Usage)` for a bad flag value.
+pub(super) fn builtin_cases(p: &Parsed) -> Result<Vec<Case>, CliError> {
+    let strategies = strategies(p)?;
+    let seed: u64 = p.get_or("--seed", DEFAULT_SEED)?;
+    let random: u64 = p.get_or("--random", 300)?;
+    if random > 100_000 {
+        return Err(CliError::Usage("--random: at most 100,000 cases".into()));
+    }
+    let mut all = cases::samples(&strategies);
+    all.extend(cases::edges(&strategies).map_err(CliError::Invalid)?);
+    all.extend(cases::random(seed, random, &strategies).map_err(CliError::Invalid)?);
+    Ok(all)
+}
+
+/// The time limit of `flag` in seconds: more than 0, at most a day.
+/// Pre: none. Post: `Err(Usage)` otherwise.
+pub(super) fn seconds(p: &Parsed, flag: &str) -> Result<f64, CliError> {
+    let s: f64 = p.get_or(flag, 2.0)?;
+    if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
+        return Err(CliError::Usage(format!("{flag}: expected seconds between 0 and 86400, got `{s}`")));
+    }
+    Ok(s)
+}
+
+/// Reads the flags into the settings of the check.
+fn settings(p: &Parsed) -> Result<Settings, CliError> {
+    let program = match p.operands() {
+        [command, args @ ..] if !command.is_empty() => Program { command: command.clone(), args: args.to_vec() },
+        _ => {
+            return Err(CliError::Usage("give the program to check after `--`, e.g. `check -- python3 sol.py`".into()))
+        }
+    };
+    let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
+    let output_limit: usize = p.get_or("--output-limit", 512_000)?;
+    if output_limit == 0 || output_limit > 1 << 30 {
+        return Err(CliError::Usage("--output-limit: between 1 and 1073741824 bytes".into()));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs: usize = p.get_or("--jobs", cores)?;
+    if jobs == 0 || jobs > 256 {
+        return Err(CliError::Usage("--jobs: between 1 and 256".into()));
+    }
+    let shrink_budget: usize = p.get_or("--shrink-budget", 200)?;
+    Ok(Settings { program, time_limit, output_limit, jobs, shrink_budget })
+}
+
+/// The cases to run: `--only` one, else the built-in ones and the user's.
+fn select(p: &Parsed) -> Result<Vec<Case>, CliError> {
+    let user = match p.text("--cases") {
+        Some(dir) => cases::user(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--cases: {e}")))?,
+        None => Vec::new(),
+    };
+    if let Some(name) = p.text("--only") {
+        if let Some(case) = user.into_iter().find(|c| c.name == name) {
+            return Ok(vec![case]);
+        }
+        return cases::named(name).map(|c| vec![c]).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--only: no case is called `{name}` (names look like sample-02-prob, edge-1x1-smart, \
+                 random-2021-17-linear, or user-NAME with --cases)"
+            ))
+        });
+    }
+    if p.has("--no-builtin") {
+        if !p.has("--cases") {
+            return Err(CliError::Usage("--no-builtin needs --cases DIR".into()));
+        }
+        return Ok(user);
+    }
+    let mut all = builtin_cases(p)?;
+    all.extend(user);
+    Ok(all)
+}
+
+/// Runs `check`.
+/// Pre: none. Post: the report on stdout; `Err(Exit(1))` when some case was not
+/// accepted; `Err` (exit 2) for bad flags or a program that cannot be started.
+pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let settings = settings(p)?;
+    let format = p.choice("--format", &["text", "json"])?.unwrap_or("text");
+    let cases = select(p)?;
+    if cases.is_empty() {
+        return Err(CliError::Usage("no case to run".into()));
+    }
+    let checked = run_with_progress(cases, &settings, io)?;
+    if let Some(dir) = p.text("--keep") {
+        report::keep(Path::new(dir), &checked).map_err(|e| CliError::Invalid(format!("--keep: {e}")))?;
+    }
+    let text = if format == "json" { report::json(&checked, &settings) } else { report::text(&checked, &settings) };
+    io.stdout.write_all(text.as_bytes())?;
+    if checked.verdict() != Verdict::Accepted {
+        return Err(CliError::Exit(1));
+    }
+    Ok(())
+}
+
+/// Runs the check on a helper thread while this one shows progress on stderr (only
+/// when stderr is a terminal).
+fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>) -> Result<Checked, CliError> {
+    let progress = Progress::default();
+    let total = cases.len();
+    let mut shown = false;
+    let result = std::thread::scope(|scope| {
+        // The worker drops `done` when it ends, which wakes this thread at once.
+        let (done, ended) = mpsc::channel::<()>();
+        let progress = &progress;
+        let worker = scope.spawn(move || {
+            let checked = check::check(cases, settings, progress);
+            drop(done);
+            checked
+        });
+        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(100)) {
+            if io.stderr_tty {
+                let line = if progress.shrinking.load(Ordering::Relaxed) {
+                    format!("shrinking the failures: {} runs", progress.shrink_runs.load(Ordering::Relaxed))
+                } else {
+                    format!(
+                        "{}/{total} cases, {} not accepted",
+                        progress.done.load(Ordering::Relaxed),
+                        progress.failing.load(Ordering::Relaxed)
+                    )
+                };
+                let _ = write!(io.stderr, "\r{line:<60}");
+                let _ = io.stderr.flush();
+                shown = true;
+            }
+        }
+        worker.join()
+    });
+    if shown {
+        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
+        let _ = io.stderr.flush();
+    }
+    match result {
+        Ok(r) => r.map_err(|e| CliError::Invalid(e.to_string())),
+        Err(_) => Err(CliError::Invalid("the check stopped unexpectedly".into())),
+    }
+}

@@ -1,0 +1,64 @@
+//! `testset`: write the samples, edge cases and random cases with their expected
+//! outputs in a judge's layout.
+
+use super::args::{Command, Flag, Operands, Parsed};
+use super::check::{builtin_cases, seconds, CASE_FLAGS};
+use super::{CliError, Streams};
+use crate::grading::cases::Origin;
+use crate::grading::testset::{self, Layout};
+use std::path::Path;
+
+const FLAGS: &[Flag] = &[
+    Flag::value("--out", "DIR", "write the test set into DIR (created when missing)"),
+    Flag::value("--format", "F", "mooshak, kattis or domjudge"),
+    Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge").default("2"),
+    Flag::switch(
+        "--force",
+        "write into a non-empty DIR, replacing the layout's files\n(tests/ or data/ ...) and keeping the others",
+    ),
+];
+
+/// `testset`'s command line.
+pub const COMMAND: Command = Command {
+    name: "testset",
+    summary: "write the cases for Mooshak, Kattis or DOMjudge",
+    usage: &["testset --out DIR --format mooshak|kattis|domjudge [OPTIONS]"],
+    groups: &[("OPTIONS", FLAGS), ("CASES", CASE_FLAGS)],
+    operands: Operands::None,
+    after: "\
+Writes the statement's samples, the named edge cases and --random cases, each
+with this program's output as the expected one, in the judge's layout:
+  mooshak   tests/T001/{input.txt,output.txt} with Mooshak's .data.tcl and
+            .class.tcl files (copy tests/ over a problem's tests folder), or
+            tests.zip with its Content.xml (import it into the problem's tests
+            in Mooshak 2's admin); cases.txt names the case of each test.
+  kattis    problem.yaml, data/sample/*.in,*.ans, data/secret/*.in,*.ans
+  domjudge  the same, plus domjudge-problem.ini with the time limit
+Names are zero-padded so that they sort. Same seed, same files.
+",
+    extra: None,
+};
+
+/// Runs `testset`.
+/// Pre: none. Post: the files are written and one summary line is on stdout.
+pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let dir: String = p.require("--out")?;
+    let layout = match p.choice("--format", &["mooshak", "kattis", "domjudge"])? {
+        Some(name) => Layout::from_name(name).ok_or_else(|| CliError::Usage(format!("--format: `{name}`")))?,
+        None => return Err(CliError::Usage("--format is required: mooshak, kattis or domjudge".into())),
+    };
+    let time_limit = seconds(p, "--time-limit")?;
+    let cases = builtin_cases(p)?;
+    let files =
+        testset::write(Path::new(&dir), layout, &cases, time_limit, p.has("--force")).map_err(CliError::Invalid)?;
+    let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
+    writeln!(
+        io.stdout,
+        "wrote {} cases ({} samples, {} edge, {} random) as {files} files into {dir}",
+        cases.len(),
+        count(Origin::Sample),
+        count(Origin::Edge),
+        count(Origin::Random)
+    )?;
+    Ok(())
+}
