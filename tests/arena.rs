@@ -256,3 +256,30 @@ fn bot_flags_are_checked() {
         assert!(err.contains(part), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_readme_race_runs_from_the_repository() {
+    // README's command, run where README runs it (the repository), on fewer games: the
+    // few-line bot races prob and bayes, and plays linear (the same mean as linear).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["simulate", "--strategies", "prob,bayes", "--bot", "mini=python3 tests/bots/mini.py", "--games", "100"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mean = |text: &str, name: &str| {
+        let row = text.lines().find(|l| l.starts_with(&format!("{name} ")) && l.split_whitespace().count() == 9);
+        row.and_then(|r| r.split_whitespace().nth(1)).unwrap_or_else(|| panic!("no {name} in {text}")).to_string()
+    };
+    let linear = stdout(&["simulate", "--strategies", "linear", "--games", "100"]);
+    assert_eq!(mean(&text, "mini"), mean(&linear, "linear"), "{text}");
+    for name in ["prob", "bayes"] {
+        mean(&text, name);
+    }
+    assert!(text.contains("paired with prob") && text.contains("= mini (mean"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("mini ") && l.contains("fewer") && l.contains("more     100")),
+        "{text}"
+    );
+}
