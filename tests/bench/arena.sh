@@ -14,7 +14,10 @@
 # (tests/bench/linear_bot.rs) whose own work is next to nothing, so that what is left is
 # the protocol. The machine may be shared: each figure is the best of ROUNDS runs,
 # simulate and replay taking turns, the least disturbed run being the closest to the
-# true cost.
+# true cost. Wall time suffers most from a loaded machine (every probe waits for the
+# scheduler twice), so the referee's processor time is measured too: the processor time
+# of the whole run (/usr/bin/time: the referee and the bot it waited for) minus the bot's
+# own, which each bot writes with --times; that is simulate's or replay's own work.
 #
 # Also: the floor of any pipe protocol (a line to `cat` and back, tests/bench/pingpong.rs),
 # the bots' processor time alone on the recorded input (no round trips: their pure
@@ -45,16 +48,28 @@ run --bot "rec=sh -c 'tee $tmp/input | $rs'" > /dev/null
 probes=$(awk '/^(hit|miss|sunk)/ { n++ } /^done/ { g++ } END { printf "%.1f", n / g }' "$tmp/input")
 
 builtin=$(for _ in $(seq "$rounds"); do run | rate linear; done | sort -g | tail -1)
+# The referee's processor time per game (µs): the run's ($tmp/time, from /usr/bin/time)
+# minus the bot's ($tmp/times, from --times).
+own_cpu() {
+    awk -v g="$games" 'NR == FNR { total = $1 + $2; next } { printf "%.1f", (total - $1) * 1e6 / g }' \
+        "$tmp/time" "$tmp/times"
+}
 for bot in py rs; do
-    cmd=${!bot}
+    cmd="${!bot} --times $tmp/times"
     for _ in $(seq "$rounds"); do
         # shellcheck disable=SC2086
-        echo "replay $("$tmp/replay" "$tmp/input" $cmd)"
-        echo "simulate $(run --bot "b=$cmd" | rate b | awk '{ printf "%.1f", 1e6 / $1 }')"
+        wall=$(/usr/bin/time -f "%U %S" -o "$tmp/time" "$tmp/replay" "$tmp/input" $cmd)
+        echo "replay $wall $(own_cpu)"
+        wall=$(/usr/bin/time -f "%U %S" -o "$tmp/time" "$bin" simulate --games "$games" --threads 1 \
+            --strategies linear --bot "b=$cmd" | rate b | awk '{ printf "%.1f", 1e6 / $1 }')
+        echo "simulate $wall $(own_cpu)"
     done > "$tmp/$bot-runs"
-    grep '^replay' "$tmp/$bot-runs" | cut -d' ' -f2 | min > "$tmp/$bot-replay"
-    grep '^simulate' "$tmp/$bot-runs" | cut -d' ' -f2 | min > "$tmp/$bot-simulate"
-    echo "$bot runs (µs per game): $(tr '\n' ' ' < "$tmp/$bot-runs")" >&2
+    for who in replay simulate; do
+        grep "^$who" "$tmp/$bot-runs" | cut -d' ' -f2 | min > "$tmp/$bot-$who"
+        grep "^$who" "$tmp/$bot-runs" | cut -d' ' -f3 | min > "$tmp/$bot-$who-cpu"
+    done
+    echo "$bot runs (who, wall µs per game, referee's processor µs per game):" \
+        "$(tr '\n' ';' < "$tmp/$bot-runs")" >&2
 done
 # Processor time alone on the recorded input, no round trips.
 python3 tests/bots/linear.py --times "$tmp/py-alone" < "$tmp/input" > /dev/null
@@ -64,16 +79,17 @@ bayes=$("$bin" simulate --games "$bayes_games" --threads 1 --strategies bayes | 
 
 echo "$games games of Problem G (10x10), one thread, linear's mean $probes probes per game; best of $rounds runs"
 echo
-echo "| player | simulate (µs per game) | its own work: replayed by a bare referee (µs per game) | simulate's overhead (µs per game) | simulate's games/s |"
-echo "|---|---|---|---|---|"
-awk -v r="$builtin" 'BEGIN { printf "| built-in linear | %.2f | | | %.0f |\n", 1e6 / r, r }'
+echo "| player | simulate (µs per game) | its own work: replayed by a bare referee (µs per game) | simulate's overhead (µs per game) | simulate's games/s | processor time of simulate / of the bare referee (µs per game) |"
+echo "|---|---|---|---|---|---|"
+awk -v r="$builtin" 'BEGIN { printf "| built-in linear | %.2f | | | %.0f | |\n", 1e6 / r, r }'
 for bot in py rs; do
     case $bot in
     py) label="Python bot (tests/bots/linear.py)" ;;
     rs) label="compiled bot (tests/bench/linear_bot.rs)" ;;
     esac
     awk -v l="$label" -v s="$(cat "$tmp/$bot-simulate")" -v a="$(cat "$tmp/$bot-replay")" \
-        'BEGIN { printf "| %s | %.1f | %.1f | %+.1f | %.0f |\n", l, s, a, s - a, 1e6 / s }'
+        -v sc="$(cat "$tmp/$bot-simulate-cpu")" -v ac="$(cat "$tmp/$bot-replay-cpu")" \
+        'BEGIN { printf "| %s | %.1f | %.1f | %+.1f | %.0f | %.1f / %.1f (%+.1f) |\n", l, s, a, s - a, 1e6 / s, sc, ac, sc - ac }'
 done
 echo
 awk -v f="$floor" -v p="$probes" 'BEGIN {
