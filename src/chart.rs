@@ -224,6 +224,8 @@ mod tests {
             histogram: crate::simulation::dense_histogram(&hist),
             vs_first: None,
             busy: Duration::ZERO,
+            forfeits: 0,
+            first_forfeit: None,
         }
     }
 

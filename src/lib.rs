@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod afloat;
+pub mod arena;
 pub mod board;
 pub mod cellset;
 pub mod chart;
@@ -26,6 +27,7 @@ pub mod interactive;
 pub mod json;
 pub mod likelihood;
 pub mod memory;
+pub mod merge;
 pub mod observer;
 pub mod placement;
 pub mod position;

@@ -22,6 +22,7 @@ use crate::fleet::Fleet;
 use crate::position::Position;
 use crate::rules::{Rules, Sunk};
 use crate::sonar::Answer;
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead};
 
@@ -203,13 +204,13 @@ pub(crate) fn parse_reply(line: &[u8]) -> Option<Reply> {
 /// The line a referee writes for `answer` (without its `\n`): `hit`, `miss`, `sunk`,
 /// or `sunk NAME` with the kind's name in `fleet`.
 /// Pre: none. Post: `parse_reply` reads it back.
-pub fn reply_line(answer: Answer, fleet: &Fleet) -> String {
+pub fn reply_line(answer: Answer, fleet: &Fleet) -> Cow<'static, str> {
     match answer {
         Answer::Miss => "miss".into(),
         Answer::Hit => "hit".into(),
         Answer::Sunk(None) => "sunk".into(),
         Answer::Sunk(Some(k)) => match fleet.kinds().get(k) {
-            Some(kind) => format!("sunk {}", kind.name),
+            Some(kind) => format!("sunk {}", kind.name).into(),
             None => "sunk".into(),
         },
     }
@@ -219,18 +220,20 @@ pub fn reply_line(answer: Answer, fleet: &Fleet) -> String {
 /// Pre: none. Post: `Err` says what is wrong with the line.
 pub fn parse_probe(line: &[u8]) -> Result<Position, String> {
     let text = String::from_utf8_lossy(line);
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let shown = crate::input::shown(text.trim().as_bytes());
-    match words.as_slice() {
-        ["?", r, c] => match (r.parse::<usize>(), c.parse::<usize>()) {
+    // The line as an error shows it, made only for an error (a bot's every probe comes
+    // through here).
+    let shown = || crate::input::shown(text.trim().as_bytes());
+    let mut words = text.split_whitespace();
+    match (words.next(), words.next(), words.next(), words.next()) {
+        (Some("?"), Some(r), Some(c), None) => match (r.parse::<usize>(), c.parse::<usize>()) {
             (Ok(r), Ok(c)) => Ok(Position::new(r, c)),
-            _ => Err(format!("`{shown}`: the row and column must be whole numbers from 0")),
+            _ => Err(format!("`{}`: the row and column must be whole numbers from 0", shown())),
         },
         // `play --coords letters` asks `? B7`.
-        ["?", cell] if cell.starts_with(|c: char| c.is_ascii_alphabetic()) => {
-            crate::interactive::parse_letters(cell).ok_or_else(|| format!("`{shown}`: expected a cell like B7"))
+        (Some("?"), Some(cell), None, None) if cell.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+            crate::interactive::parse_letters(cell).ok_or_else(|| format!("`{}`: expected a cell like B7", shown()))
         }
-        _ => Err(format!("`{shown}` is not a probe: expected `? ROW COL` (or `? B7`)")),
+        _ => Err(format!("`{}` is not a probe: expected `? ROW COL` (or `? B7`)", shown())),
     }
 }
 

@@ -4,10 +4,17 @@
 //! Game `i` draws its board from `Rng::for_stream(seed, i)` and each seeded strategy
 //! gets its own stream from the seed, `i` and its name, so results do not depend on
 //! how many threads play or in which order: threads take blocks of games from a shared
-//! counter and their integer tallies are added up at the end.
+//! counter and their integer tallies are added up at the end. For the same reason a
+//! run can be split into shards (`SimConfig::shard`: the games `i` with `i mod N == K`)
+//! whose tallies add up to the whole run's.
+//!
+//! A strategy may also be an outside program, a bot ([`crate::arena`]): it plays the
+//! same boards through the play protocol, one process per worker thread.
 
+use crate::arena::BotPlayer;
 use crate::board::{Board, BoardError};
 use crate::placement::{PlacementError, Placer};
+use crate::protocol::Header;
 use crate::record::ScanRecord;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -16,7 +23,7 @@ use crate::ship::Ship;
 use crate::strategy::{self, ScanStrategy, StrategyError};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What to simulate.
@@ -30,12 +37,57 @@ pub struct SimConfig {
     pub cols: usize,
     /// The rules, and the fleet every board holds.
     pub rules: Rules,
-    /// Strategy names; the first is the reference of the paired comparison.
+    /// Strategy names; the first is the reference of the paired comparison. A name of
+    /// `bots` is played by that program.
     pub strategies: Vec<String>,
     /// Master seed.
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
+    /// `Some((k, n))`: play only the games `i < games` with `i mod n == k` (a shard of
+    /// the run; `k < n`); `None`: every game.
+    pub shard: Option<(u64, u64)>,
+    /// Outside programs played as strategies: each one's name (also in `strategies`,
+    /// and not a built-in strategy's) and its program and arguments.
+    pub bots: Vec<(String, Vec<String>)>,
+    /// The time a bot may take per probe (its process's first probe gets at least
+    /// [`crate::arena::STARTUP_TIME`]).
+    pub move_time: Duration,
+    /// When a bot forfeits a game: `true` counts the game `rows * cols` scans and the
+    /// run goes on; `false` stops the run with [`SimError::Forfeit`].
+    pub forfeit_as_max: bool,
+}
+
+impl SimConfig {
+    /// The number of games this configuration plays: `games`, or its shard's share.
+    /// Pre: a shard has `k < n`. Post: the shards `0/n` to `n-1/n` add up to `games`.
+    pub fn played(&self) -> u64 {
+        match self.shard {
+            Some((k, n)) if n > 0 => {
+                if k < self.games {
+                    (self.games - 1 - k) / n + 1
+                } else {
+                    0
+                }
+            }
+            _ => self.games,
+        }
+    }
+
+    /// The game number of the `j`-th game played (`j < played()`).
+    /// Pre: `j < played()`. Post: `j` without a shard, `k + j * n` with one.
+    pub fn game_at(&self, j: u64) -> u64 {
+        match self.shard {
+            Some((k, n)) => k + j * n,
+            None => j,
+        }
+    }
+
+    /// The program and arguments of the bot called `name`.
+    /// Pre: none. Post: `None` for a built-in strategy.
+    pub fn bot(&self, name: &str) -> Option<&[String]> {
+        self.bots.iter().find(|(n, _)| n == name).map(|(_, argv)| argv.as_slice())
+    }
 }
 
 /// The tally of one strategy.
@@ -51,6 +103,11 @@ pub struct StrategyStats {
     pub vs_first: Option<[u64; 3]>,
     /// Time spent in this strategy, summed over threads.
     pub busy: Duration,
+    /// Games a bot forfeited, each counted as `rows * cols` scans (with
+    /// `SimConfig::forfeit_as_max`; 0 for a built-in strategy).
+    pub forfeits: u64,
+    /// The forfeited game with the smallest number, and what the bot did.
+    pub first_forfeit: Option<(u64, String)>,
 }
 
 /// Everything a simulation measured.
@@ -73,6 +130,24 @@ pub enum SimError {
     Strategy(StrategyError),
     /// The fleet cannot be placed on the board.
     Placement(PlacementError),
+    /// A bot forfeited a game (without `forfeit_as_max`).
+    Forfeit {
+        /// The bot's name.
+        bot: String,
+        /// The game's number.
+        game: u64,
+        /// The run's master seed (with the number, it gives the board).
+        seed: u64,
+        /// What the bot did.
+        why: String,
+    },
+    /// A bot's program could not be started.
+    BotStart {
+        /// The bot's name.
+        bot: String,
+        /// Why.
+        why: String,
+    },
     /// A strategy failed on a board (a bug: boards are valid).
     Scan {
         /// Strategy name.
@@ -89,7 +164,20 @@ impl std::fmt::Display for SimError {
         match self {
             SimError::Strategy(e) => write!(f, "{e}"),
             SimError::Placement(e) => write!(f, "{e}"),
+            // Memory is short for the board whatever the strategy and the game.
+            SimError::Scan { error: error @ ScanError::OutOfMemory(_), .. } => write!(f, "{error}"),
             SimError::Scan { strategy, game, error } => write!(f, "strategy {strategy} failed on game {game}: {error}"),
+            SimError::Forfeit { bot, game, seed, why } => {
+                // Game 0 is the first of a run of one game; game g the last of shard g/(g+1).
+                let shard = if *game == 0 { String::new() } else { format!(" --shard {game}/{}", game + 1) };
+                write!(
+                    f,
+                    "bot {bot} forfeited game {game} of seed {seed} (to replay that game alone: the same command with \
+                     --games {}{shard}): {why}",
+                    game + 1
+                )
+            }
+            SimError::BotStart { bot, why } => write!(f, "bot {bot}: {why}"),
         }
     }
 }
@@ -261,14 +349,23 @@ struct Tally {
     vs_first: Vec<[u64; 3]>,
     busy: Vec<Duration>,
     placing: Duration,
+    forfeits: Vec<u64>,
+    first_forfeit: Vec<Option<(u64, String)>>,
+}
+
+/// A strategy as a worker plays it: built in, or an outside program.
+enum Player {
+    Builtin(Box<dyn ScanStrategy + Send>),
+    Bot(BotPlayer),
 }
 
 /// Runs the simulation; `done` counts the games each strategy finishes, one by one (for
-/// progress: the run is over at `games * strategies`).
-/// Pre: none. Post: `Ok` with one tally per strategy, each summing to `config.games`;
-/// identical for any thread count.
+/// progress: the run is over at `played() * strategies`).
+/// Pre: none. Post: `Ok` with one tally per strategy, each summing to
+/// `config.played()`; identical for any thread count, and the tallies of the shards
+/// `0/n` to `n-1/n` add up to the whole run's.
 pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimError> {
-    for name in &config.strategies {
+    for name in config.strategies.iter().filter(|name| config.bot(name).is_none()) {
         strategy::for_rules(name, 0, &config.rules).map_err(SimError::Strategy)?;
     }
     Placer::with_rules(config.rows, config.cols, &config.rules)
@@ -294,6 +391,8 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
             histogram: BTreeMap::new(),
             vs_first: (k > 0).then_some([0; 3]),
             busy: Duration::ZERO,
+            forfeits: 0,
+            first_forfeit: None,
         })
         .collect();
     let mut placing = Duration::ZERO;
@@ -307,6 +406,12 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
             if let (Some(v), Some(w)) = (s.vs_first.as_mut(), t.vs_first.get(k)) {
                 v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
             }
+            s.forfeits += t.forfeits.get(k).copied().unwrap_or(0);
+            if let Some(Some((game, why))) = t.first_forfeit.get(k) {
+                if s.first_forfeit.as_ref().is_none_or(|(g, _)| game < g) {
+                    s.first_forfeit = Some((*game, why.clone()));
+                }
+            }
         }
     }
     Ok(SimResult { config: config.clone(), stats, placing, wall: start.elapsed() })
@@ -316,13 +421,22 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
 fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mutex<Option<SimError>>) -> Tally {
     let cells = config.rows * config.cols;
     let n = config.strategies.len();
-    let mut strategies: Vec<Box<dyn ScanStrategy + Send>> =
-        config.strategies.iter().filter_map(|name| strategy::for_rules(name, 0, &config.rules).ok()).collect();
+    let header = Header { rows: config.rows, cols: config.cols, rules: config.rules.clone() }.lines();
+    let mut players: Vec<Player> = config
+        .strategies
+        .iter()
+        .filter_map(|name| match config.bot(name) {
+            Some(argv) => Some(Player::Bot(BotPlayer::new(argv.to_vec(), config.move_time, header.clone()))),
+            None => strategy::for_rules(name, 0, &config.rules).ok().map(Player::Builtin),
+        })
+        .collect();
     let mut tally = Tally {
         histograms: (0..n).map(|_| Counts::default()).collect(),
         vs_first: vec![[0; 3]; n],
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
+        forfeits: vec![0; n],
+        first_forfeit: vec![None; n],
     };
     let mut placer = Placer::with_rules(config.rows, config.cols, &config.rules);
     // Reused from batch to batch: the fleet, the batch's boards and the scan record.
@@ -340,22 +454,33 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             }
         }
     }
+    // Shared with the bots' I/O threads while they play a batch (a board is copied only
+    // when a thread stuck on a bot that lost still holds them).
+    let mut boards = Arc::new(boards);
     // scans[k * BATCH + g]: strategy k's scans on the batch's game g.
     let mut scans = vec![0usize; n * batch_size];
     // Sized (fallibly) by the first scan.
     let mut record = ScanRecord::new(0, 0);
-    let streams: Vec<u64> = strategies.iter().map(|s| strategy_stream(config.seed, s.name())).collect();
+    let streams: Vec<u64> = config.strategies.iter().map(|name| strategy_stream(config.seed, name)).collect();
+    let failed = || failure.lock().map(|f| f.is_some()).unwrap_or(true);
+    // The counter and the blocks count the games played (`j`); game `config.game_at(j)`
+    // is played, so a shard skips the other shards' games without changing a result.
+    let played = config.played();
     loop {
         let first = next.fetch_add(BLOCK, Ordering::Relaxed);
-        if first >= config.games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+        if first >= played || failed() {
             return tally;
         }
-        let last = (first + BLOCK).min(config.games);
+        let last = (first + BLOCK).min(played);
         for batch in (first..last).step_by(batch_size) {
-            let games = batch..(batch + batch_size as u64).min(last);
+            if batch > first && failed() {
+                return tally;
+            }
+            let local = batch..(batch + batch_size as u64).min(last);
+            let games = local.clone().map(|j| config.game_at(j));
             // Place the batch's boards, then let each strategy play all of them in turn.
             let t0 = Instant::now();
-            for (game, board) in games.clone().zip(boards.iter_mut()) {
+            for (game, board) in games.clone().zip(Arc::make_mut(&mut boards).iter_mut()) {
                 if let Err(e) = refill_board(&mut placer, config, game, &mut ships, board) {
                     if let Ok(mut f) = failure.lock() {
                         f.get_or_insert(e);
@@ -365,30 +490,68 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             }
             let mut t = Instant::now();
             tally.placing += t - t0;
-            for (k, s) in strategies.iter_mut().enumerate() {
+            for (k, player) in players.iter_mut().enumerate() {
                 let stream = streams.get(k).copied().unwrap_or(0);
                 let row = scans.get_mut(k * batch_size..(k + 1) * batch_size).unwrap_or_default();
-                for ((game, board), slot) in games.clone().zip(boards.iter_mut()).zip(row.iter_mut()) {
-                    s.reseed(Rng::for_stream(stream, game).next_u64());
-                    match strategy::solve_reusing(s.as_mut(), board, std::mem::take(&mut record)) {
-                        Ok(r) => {
-                            *slot = r.scans();
-                            record = r;
-                            done.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(error) => {
-                            if let Ok(mut f) = failure.lock() {
-                                f.get_or_insert(SimError::Scan { strategy: s.name().to_string(), game, error });
+                match player {
+                    Player::Builtin(s) => {
+                        let batch_boards = Arc::make_mut(&mut boards).iter_mut();
+                        for ((game, board), slot) in games.clone().zip(batch_boards).zip(row.iter_mut()) {
+                            s.reseed(Rng::for_stream(stream, game).next_u64());
+                            match strategy::solve_reusing(s.as_mut(), board, std::mem::take(&mut record)) {
+                                Ok(r) => {
+                                    *slot = r.scans();
+                                    record = r;
+                                    done.fetch_add(1, Ordering::Relaxed);
+                                }
+                                Err(error) => {
+                                    if let Ok(mut f) = failure.lock() {
+                                        f.get_or_insert(SimError::Scan { strategy: s.name().to_string(), game, error });
+                                    }
+                                    return tally;
+                                }
                             }
-                            return tally;
                         }
+                    }
+                    Player::Bot(bot) => {
+                        let name = config.strategies.get(k).cloned().unwrap_or_default();
+                        let count = (local.end - local.start) as usize;
+                        let outcomes = match bot.play(&boards, count, config.forfeit_as_max) {
+                            Ok(o) => o,
+                            Err(why) => {
+                                if let Ok(mut f) = failure.lock() {
+                                    f.get_or_insert(SimError::BotStart { bot: name, why });
+                                }
+                                return tally;
+                            }
+                        };
+                        for ((game, slot), outcome) in games.clone().zip(row.iter_mut()).zip(outcomes) {
+                            match outcome {
+                                Ok(n) => *slot = n,
+                                Err(lost) if config.forfeit_as_max => {
+                                    *slot = cells;
+                                    tally.forfeits[k] += 1;
+                                    if tally.first_forfeit[k].is_none() {
+                                        tally.first_forfeit[k] = Some((game, lost.to_string()));
+                                    }
+                                }
+                                Err(lost) => {
+                                    if let Ok(mut f) = failure.lock() {
+                                        let why = lost.to_string();
+                                        f.get_or_insert(SimError::Forfeit { bot: name, game, seed: config.seed, why });
+                                    }
+                                    return tally;
+                                }
+                            }
+                        }
+                        done.fetch_add(count as u64, Ordering::Relaxed);
                     }
                 }
                 let now = Instant::now();
                 tally.busy[k] += now - t;
                 t = now;
             }
-            for g in 0..(games.end - games.start) as usize {
+            for g in 0..(local.end - local.start) as usize {
                 let reference = scans.get(g).copied().unwrap_or(0);
                 for k in 0..n {
                     let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
@@ -434,6 +597,10 @@ mod tests {
             strategies: ["random", "linear", "smart", "prob"].iter().map(|s| s.to_string()).collect(),
             seed: 1,
             threads,
+            shard: None,
+            bots: Vec::new(),
+            move_time: Duration::from_secs(1),
+            forfeit_as_max: false,
         }
     }
 
@@ -444,6 +611,8 @@ mod tests {
             histogram: dense_histogram(&[0, 2, 0, 1, 1]),
             vs_first: None,
             busy: Duration::ZERO,
+            forfeits: 0,
+            first_forfeit: None,
         };
         assert_eq!(s.games(), 4);
         assert!((s.mean() - 2.25).abs() < 1e-12);
@@ -494,6 +663,37 @@ mod tests {
             assert_eq!(stats.histogram, dense_histogram(&histograms[k]), "{}", stats.name);
             assert_eq!(stats.vs_first, (k > 0).then_some(vs_first[k]), "{}", stats.name);
         }
+    }
+
+    #[test]
+    fn shards_add_up_to_the_whole_run() {
+        let whole = simulate(&config(BLOCK + 100, 2), &AtomicU64::new(0)).unwrap();
+        let n = 3;
+        type Sum = (BTreeMap<usize, u64>, Option<[u64; 3]>);
+        let mut sum: Vec<Sum> = whole.stats.iter().map(|s| (BTreeMap::new(), s.vs_first.map(|_| [0; 3]))).collect();
+        let mut played = 0;
+        for k in 0..n {
+            let c = SimConfig { shard: Some((k, n)), ..config(BLOCK + 100, 2) };
+            assert_eq!(c.played(), (BLOCK + 100 - k).div_ceil(n));
+            let part = simulate(&c, &AtomicU64::new(0)).unwrap();
+            played += c.played();
+            for (s, (h, v)) in part.stats.iter().zip(sum.iter_mut()) {
+                assert_eq!(s.games(), c.played());
+                s.histogram.iter().for_each(|(&scans, &g)| *h.entry(scans).or_insert(0) += g);
+                if let (Some(v), Some(w)) = (v.as_mut(), s.vs_first) {
+                    v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+                }
+            }
+        }
+        assert_eq!(played, BLOCK + 100);
+        for (s, (h, v)) in whole.stats.iter().zip(&sum) {
+            assert_eq!(&s.histogram, h, "{}", s.name);
+            assert_eq!(&s.vs_first, v, "{}", s.name);
+        }
+        // Shard k of n plays the games k, k + n, ...: one game alone is shard i of i + 1.
+        let one = SimConfig { games: 8, shard: Some((7, 8)), ..config(0, 1) };
+        assert_eq!((one.played(), one.game_at(0)), (1, 7));
+        assert_eq!(SimConfig { games: 2, shard: Some((5, 8)), ..config(0, 1) }.played(), 0);
     }
 
     #[test]

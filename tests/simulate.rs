@@ -128,3 +128,105 @@ fn generate_refuses_fleets_that_cannot_fit() {
         assert!(err.starts_with("error: ") && err.matches('\n').count() == 1, "{err}");
     }
 }
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("spot-the-ships-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn shards_merge_into_the_whole_run_byte_for_byte() {
+    let dir = scratch("shards");
+    for (rules, strategies) in [("problem-g", "prob,random,linear"), ("classic", "hunt,random,linear")] {
+        let base = ["simulate", "--games", "500", "--seed", "11", "--rules", rules, "--strategies", strategies];
+        let whole = stdout(&[&base[..], &["--format", "json", "--threads", "2"]].concat());
+        let mut files = Vec::new();
+        for k in [2, 0, 1] {
+            let part =
+                stdout(&[&base[..], &["--format", "json", "--threads", "1", "--shard", &format!("{k}/3")]].concat());
+            assert!(part.ends_with(&format!(", \"shard\": {{\"index\": {k}, \"count\": 3, \"run_games\": 500}}}}\n")));
+            let games = if k < 2 { 167 } else { 166 };
+            assert!(part.starts_with(&format!("{{\"games\": {games}, ")), "{part}");
+            let path = dir.join(format!("{rules}-{k}.json"));
+            std::fs::write(&path, part).unwrap();
+            files.push(path.to_str().unwrap().to_string());
+        }
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        assert_eq!(stdout(&[&["simulate", "merge"][..], &files].concat()), whole, "{rules}");
+        assert_eq!(
+            stdout(&[&["simulate", "merge", "--format", "csv"][..], &files].concat()),
+            stdout(&[&base[..], &["--format", "csv"]].concat())
+        );
+        let text = stdout(&[&["simulate", "merge", "--format", "text"][..], &files].concat());
+        assert!(text.starts_with("500 games, 10x10 board") && text.contains("merged from 3 shards"), "{text}");
+        assert!(text.contains("paired with "), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_shards_that_do_not_make_one_run() {
+    let dir = scratch("merge-refusals");
+    let write = |name: &str, args: &[&str]| {
+        let path = dir.join(name);
+        let mut base = vec!["simulate", "--games", "40", "--format", "json"];
+        if !args.contains(&"--strategies") {
+            base.extend(["--strategies", "linear,random"]);
+        }
+        std::fs::write(&path, stdout(&[&base[..], args].concat())).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let a = write("a.json", &["--shard", "0/2"]);
+    let b = write("b.json", &["--shard", "1/2"]);
+    let seed = write("seed.json", &["--shard", "1/2", "--seed", "9"]);
+    let three = write("three.json", &["--shard", "1/3"]);
+    let other = write("other.json", &["--shard", "1/2", "--strategies", "random,linear"]);
+    let whole = write("whole.json", &[]);
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"games\": 40,").unwrap();
+    let junk = junk.to_str().unwrap();
+    let merged = stdout(&["simulate", "merge", &a, &b]);
+    assert_eq!(merged, std::fs::read_to_string(&whole).unwrap());
+    assert_eq!(stdout(&["simulate", "merge", &whole]), merged, "a whole run is its own only shard");
+    for (files, part) in [
+        (vec![a.as_str()], "shard 1/2 is missing"),
+        (vec![&a, &b, &a], "are both shard 0/2"),
+        (vec![&a, &seed], "is not a shard of the same run"),
+        (vec![&a, &seed], "its `seed` is 9, the first's 2021"),
+        (vec![&a, &three], "it is shard 1/3 of 40 games, the first 0/2 of 40"),
+        (vec![&a, &other], "its strategies are random,linear, the first's linear,random"),
+        (vec![&a, &whole], "shard 0/1 of 40 games"),
+        (vec![&a, junk], "is not JSON: line 1, column 14"),
+        (vec![&a, "/nonexistent/x.json"], "cannot open `/nonexistent/x.json`"),
+        (vec![], "give the JSON reports of every shard"),
+    ] {
+        let out = common::run(&[&["simulate", "merge"][..], &files].concat(), b"");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{files:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.starts_with("error: simulate merge: ") && err.matches('\n').count() == 1, "{err}");
+        assert!(err.contains(part), "{files:?}: {err}");
+    }
+    for bad in ["3/3", "1", "a/b", "0/41", "-1/2"] {
+        let out = common::run(&["simulate", "--games", "40", "--shard", bad], b"");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.code() == Some(2) && err.contains("--shard: expected K/N"), "{bad}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_has_its_help_and_simulate_names_it() {
+    let merge = stdout(&["simulate", "merge", "--help"]);
+    assert!(merge.starts_with("spot-the-ships simulate merge: "), "{merge}");
+    assert_eq!(stdout(&["help", "simulate", "merge"]), merge);
+    assert_eq!(stdout(&["simulate", "merge", "-h"]), merge);
+    let simulate = stdout(&["simulate", "--help"]);
+    assert_eq!(stdout(&["help", "simulate"]), simulate);
+    assert!(simulate.contains("simulate merge [--format F] FILE...") && simulate.contains("--shard K/N"));
+    for line in merge.lines().chain(simulate.lines()) {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+}

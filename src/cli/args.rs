@@ -43,6 +43,12 @@ impl Flag {
     pub const fn default(self, default: &'static str) -> Flag {
         Flag { default: Some(default), ..self }
     }
+
+    /// The same flag, which may be given more than once ([`Parsed::all`] lists every
+    /// value, in the order given).
+    pub const fn repeatable(self) -> Flag {
+        Flag { repeatable: true, ..self }
+    }
 }
 
 /// The help flag every command has.
@@ -57,6 +63,8 @@ pub(crate) enum Operands {
     File,
     /// Words after `--` (a program and its arguments).
     AfterDashes,
+    /// Any number of files (`simulate merge FILE...`).
+    Files,
 }
 
 /// A command of the program: its name, help text and flags.
@@ -143,6 +151,7 @@ impl Command {
             if !is_flag {
                 match self.operands {
                     Operands::File if parsed.operands.is_empty() => parsed.operands.push(arg.clone()),
+                    Operands::Files => parsed.operands.push(arg.clone()),
                     Operands::File => {
                         return Err(CliError::Usage(format!(
                             "unexpected `{arg}`: only one input file is read (see --help)"
@@ -263,6 +272,13 @@ impl Parsed {
         self.values.get(name).and_then(|v| v.first()).map(String::as_str).or_else(|| self.defaults.get(name).copied())
     }
 
+    /// Every value the flag was given, in order; empty when it was not given (its
+    /// default is not included).
+    /// Pre: none. Post: more than one value only for a repeatable flag.
+    pub fn all(&self, name: &str) -> &[String] {
+        self.values.get(name).map_or(&[], Vec::as_slice)
+    }
+
     /// The operands (file names, or the program after `--`).
     pub fn operands(&self) -> &[String] {
         &self.operands
@@ -378,6 +394,7 @@ mod tests {
     const FLAGS: &[Flag] = &[
         Flag::value("--rows", "R", "rows").default("10"),
         Flag::value("--cols", "C", "columns"),
+        Flag::value("--tag", "T", "a tag").repeatable(),
         Flag::switch("--quiet", "say less"),
     ];
     const CMD: Command = Command {
@@ -399,6 +416,17 @@ mod tests {
         assert_eq!(p.operands(), &["in.txt".to_string()]);
         assert!(CMD.parse(&s(&["-h"])).unwrap().wants_help());
         assert_eq!(CMD.parse(&s(&["-"])).unwrap().operands(), &["-".to_string()]);
+    }
+
+    #[test]
+    fn repeatable_flags_keep_every_value() {
+        let p = CMD.parse(&s(&["--tag", "a", "--tag=b=c", "--rows", "3"])).unwrap();
+        assert_eq!(p.all("--tag"), &["a".to_string(), "b=c".to_string()]);
+        assert_eq!(p.text("--tag"), Some("a"));
+        assert_eq!(p.all("--rows"), &["3".to_string()]);
+        assert!(p.all("--cols").is_empty());
+        let files = Command { operands: Operands::Files, ..CMD };
+        assert_eq!(files.parse(&s(&["a", "b", "-"])).unwrap().operands().len(), 3);
     }
 
     #[test]

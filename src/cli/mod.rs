@@ -211,6 +211,20 @@ pub(crate) fn open_input<'a>(
     }
 }
 
+/// Reads all of `from` (named `what` in errors, e.g. ``reading `FILE` ``), up to `limit`
+/// bytes (memory grows with what is read, never past the limit).
+/// Pre: none. Post: `Err` when reading fails or there is more than `limit` bytes.
+pub(crate) fn read_limited(from: &mut dyn Read, what: &str, limit: u64) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    io::Read::take(from, limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Io(stream_error(&format!("reading {what}"), e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::Invalid(format!("{what} is larger than the limit of {limit} bytes")));
+    }
+    Ok(bytes)
+}
+
 /// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
 /// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
 /// Pre: none. Post: `0.0` for an empty whole.
@@ -323,6 +337,9 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             Ok(())
         }
         Some("help") => help(rest, io),
+        Some("simulate") if rest.first().is_some_and(|a| a == "merge") => {
+            dispatch(&simulate::MERGE_COMMAND, simulate::run_merge, rest.get(1..).unwrap_or_default(), io)
+        }
         Some(name) => match COMMANDS.iter().find(|c| c.spec.name == name) {
             Some(entry) => dispatch(entry.spec, entry.run, rest, io),
             None => {
@@ -352,6 +369,7 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
 fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     let text = match rest {
         [] => top_help(),
+        [simulate, merge] if simulate == "simulate" && merge == "merge" => simulate::MERGE_COMMAND.help(),
         [name] => match COMMANDS.iter().find(|c| c.spec.name == name.as_str()) {
             Some(entry) => entry.spec.help(),
             None if name == "judge" => top_help(),

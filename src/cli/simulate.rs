@@ -1,11 +1,14 @@
-//! `simulate`: rerun the statement's strategy comparison on random boards.
+//! `simulate`: rerun the statement's strategy comparison on random boards; `simulate
+//! merge`: the reports of a run's shards combined.
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
+use crate::arena;
 use crate::chart;
+use crate::merge;
 use crate::rules::Rules;
-use crate::simulation::{simulate, SimConfig, SimResult};
+use crate::simulation::{simulate, SimConfig, SimResult, StrategyStats};
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,13 +37,21 @@ const FLAGS: &[Flag] = &[
     )
     .default("text"),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
+    Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
+    Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
+        .repeatable(),
+    Flag::value("--move-time", "SECS", "the time a bot has per probe (a process's first: 10 s)").default("1"),
+    Flag::switch(
+        "--forfeit-as-max",
+        "a game a bot forfeits counts rows*cols scans and the run\ngoes on (without: the run stops with an error)",
+    ),
 ];
 
 /// `simulate`'s command line.
 pub const COMMAND: Command = Command {
     name: "simulate",
     summary: "compare strategies on many random boards",
-    usage: &["simulate [OPTIONS]"],
+    usage: &["simulate [OPTIONS]", "simulate merge [--format F] FILE..."],
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
@@ -48,8 +59,57 @@ Every strategy plays the very same boards. Game i places the fleet with its own
 random stream drawn from the seed and i: ships largest first, each uniformly
 among the valid positions; a fleet that gets stuck starts again. Progress goes
 to stderr when stderr is a terminal and the run lasts more than a second.
+
+SHARDS (one study spread over machines)
+  Game i depends only on the seed and i, so a run splits exactly: run
+  `simulate --shard K/N --format json > K.json` for K = 0 to N-1 (same flags,
+  any machines, any --threads), then `simulate merge 0.json ... > all.json`:
+  the merged JSON is byte for byte the whole run's. The JSON of a shard counts
+  its own games and ends with \"shard\": {\"index\": K, \"count\": N,
+  \"run_games\": G}; merge refuses shards of different runs, a shard given twice
+  and a missing one. `merge --format text|csv` prints the merged run like a run.
+
+BOTS (your own program in the race: --bot NAME=CMD, repeatable)
+  CMD is split into words ('...' and \"...\" group words; there is no shell: for
+  pipes or variables use sh -c '...') and started once per thread. For each
+  game the bot reads the header `referee` writes (bay, fleet, names, rules
+  lines: see `help referee`), writes `? r c` lines and reads hit, miss, sunk or
+  sunk NAME after each, then reads `done N`; the next game's header follows,
+  and its input ends after the last game. Its stdout is for probes only (flush
+  each); its stderr is kept, and its last line shown if it forfeits. A bot
+  comes after --strategies, or where its NAME is in --strategies (it may be the
+  reference). NAME: letters, digits, '-', '_', '.'; not a built-in strategy.
+  A bot forfeits a game with a line that is not a probe, a probe outside the
+  bay or repeated, more than --move-time per probe, or the end of its output:
+  the run stops with an error naming the bot, the game and how to replay it
+  alone. With --forfeit-as-max the game counts rows*cols scans, a new process
+  plays on, and the report says how many games each bot forfeited.
+    simulate --strategies prob,bayes --bot mine='python3 bot.py'
 ",
     extra: Some(game::presets_help),
+};
+
+/// `simulate merge`'s command line (reached as `simulate merge ...`).
+pub const MERGE_COMMAND: Command = Command {
+    name: "simulate merge",
+    summary: "combine the shards' JSON into the whole run's",
+    usage: &["simulate merge [--format F] FILE..."],
+    groups: &[(
+        "OPTIONS",
+        &[Flag::value(
+            "--format",
+            "F",
+            "json: the whole run's JSON, byte for byte; text or csv:\nas simulate prints them (without times)",
+        )
+        .default("json")],
+    )],
+    operands: Operands::Files,
+    after: "\
+Each FILE is the output of `simulate --shard K/N --format json` for one K (or
+`-` for standard input, once). Every shard from 0/N to N-1/N must be given
+once, all from the same run: same games, bay, fleet, rules, seed, strategies.
+",
+    extra: None,
 };
 
 /// The most games one run plays (about a day of the fastest strategies on two cores).
@@ -81,7 +141,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if let Some(path) = flags.text("--svg") {
         let title = format!(
             "{} games, {}x{} board, {} rules, fleet {}",
-            config.games,
+            config.played(),
             config.rows,
             config.cols,
             config.rules.preset_name(),
@@ -91,7 +151,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     }
     let report = match format {
         Format::Text => text(&result),
-        Format::Csv => csv(&result),
+        Format::Csv => csv(&result.stats),
         Format::Json => json(&result),
     };
     io.stdout.write_all(report.as_bytes())?;
@@ -109,13 +169,32 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     }
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
-    let strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    let mut strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    let bots = bot_list(flags)?;
+    for (name, _) in &bots {
+        if !strategies.contains(name) {
+            strategies.push(name.clone());
+        }
+    }
     for (k, name) in strategies.iter().enumerate() {
-        strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategies: {e}")))?;
+        if !bots.iter().any(|(bot, _)| bot == name) {
+            strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategies: {e}")))?;
+        }
         if strategies.get(..k).is_some_and(|before| before.contains(name)) {
             return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
         }
     }
+    if bots.is_empty() {
+        if let Some(flag) = ["--move-time", "--forfeit-as-max"].into_iter().find(|f| flags.has(f)) {
+            return Err(CliError::Usage(format!("{flag} applies to bots only: give --bot NAME=CMD")));
+        }
+    }
+    let seconds: f64 = flags.get_or("--move-time", 1.0)?;
+    if !(0.001..=3600.0).contains(&seconds) {
+        return Err(super::args::expected("--move-time", "seconds from 0.001 to 3600", &seconds.to_string()));
+    }
+    let move_time = Duration::from_secs_f64(seconds);
+    let forfeit_as_max = flags.has("--forfeit-as-max");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: usize = flags.get_or("--threads", cores)?;
     if threads == 0 || threads > 1024 {
@@ -124,7 +203,50 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     // More threads than cores only add memory (each holds its boards): use the cores.
     let threads = threads.min(cores);
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads })
+    let shard = match flags.text("--shard") {
+        None => None,
+        Some(text) => Some(shard(text, games)?),
+    };
+    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard, bots, move_time, forfeit_as_max })
+}
+
+/// The longest name of a bot.
+const MAX_BOT_NAME: usize = 32;
+
+/// The bots of `--bot NAME=CMD`: each name and its command split into words.
+fn bot_list(flags: &Parsed) -> Result<Vec<(String, Vec<String>)>, CliError> {
+    let mut bots: Vec<(String, Vec<String>)> = Vec::new();
+    for value in flags.all("--bot") {
+        let Some((name, command)) = value.split_once('=') else {
+            return Err(super::args::expected("--bot", "NAME=CMD", value));
+        };
+        let name = name.trim();
+        let fits = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
+        if name.is_empty() || name.len() > MAX_BOT_NAME || !name.chars().all(fits) {
+            return Err(CliError::Usage(format!(
+                "--bot: `{}` is not a bot name (1 to {MAX_BOT_NAME} letters, digits, '-', '_' or '.')",
+                crate::input::shown(name.as_bytes())
+            )));
+        }
+        if strategy::NAMES.contains(&name) || name == "all" {
+            return Err(CliError::Usage(format!("--bot: `{name}` is a built-in strategy; give the bot another name")));
+        }
+        if bots.iter().any(|(n, _)| n == name) {
+            return Err(CliError::Usage(format!("--bot: two bots are called `{name}`")));
+        }
+        let argv = arena::split_command(command).map_err(|e| CliError::Usage(format!("--bot {name}: {e}")))?;
+        bots.push((name.to_string(), argv));
+    }
+    Ok(bots)
+}
+
+/// `K/N` of `--shard`, with `K < N <= games`.
+fn shard(text: &str, games: u64) -> Result<(u64, u64), CliError> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k < n && n <= games => Ok((k, n)),
+        _ => Err(super::args::expected("--shard", &format!("K/N with 0 <= K < N <= {games} (the games)"), text)),
+    }
 }
 
 /// The names in a comma-separated list; `all` stands for every strategy that can play
@@ -154,7 +276,7 @@ fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResu
             let elapsed = start.elapsed().as_secs_f64();
             if io.stderr_tty && elapsed > 1.0 {
                 // `done` counts the games each strategy finished.
-                let total = config.games.saturating_mul(config.strategies.len().max(1) as u64);
+                let total = config.played().saturating_mul(config.strategies.len().max(1) as u64);
                 let n = done.load(Ordering::Relaxed).min(total);
                 let rate = n as f64 / config.strategies.len().max(1) as f64 / elapsed;
                 let left = if n > 0 { (total - n) as f64 * elapsed / n as f64 } else { 0.0 };
@@ -181,11 +303,13 @@ fn text(r: &SimResult) -> String {
     let c = &r.config;
     let mut out = String::new();
     let cells = c.rules.fleet().ship_cells();
-    let w = r.stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
+    let games = match c.shard {
+        Some((k, n)) => format!("{} games (shard {k}/{n} of a {}-game run)", c.played(), c.games),
+        None => format!("{} games", c.games),
+    };
     let _ = writeln!(
         out,
-        "{} games, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
-        c.games,
+        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
         c.rows,
         c.cols,
         c.rules.fleet().describe(),
@@ -194,16 +318,54 @@ fn text(r: &SimResult) -> String {
         c.rules.preset_name(),
         c.rules.describe()
     );
-    let _ = writeln!(out);
+    out.push_str(&text_body(&r.stats, c.played(), true));
+    if c.forfeit_as_max {
+        let bots: Vec<&StrategyStats> = r.stats.iter().filter(|s| c.bot(&s.name).is_some()).collect();
+        out.push_str(&forfeit_lines(&bots, c.played(), c.rows * c.cols));
+    }
     let _ = writeln!(
         out,
-        "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10}",
-        "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max", "games/s"
+        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
+        r.wall.as_secs_f64(),
+        c.threads,
+        c.played() as f64 / r.wall.as_secs_f64().max(1e-9)
     );
-    for s in &r.stats {
-        let _ = writeln!(
+    out
+}
+
+/// What the bots forfeited (under `--forfeit-as-max`), and the first forfeit of each,
+/// then a blank line.
+fn forfeit_lines(bots: &[&StrategyStats], games: u64, cells: usize) -> String {
+    let mut out = format!("forfeits (--forfeit-as-max: each counts {cells} scans, the whole bay):\n");
+    for s in bots {
+        let _ = write!(out, "  {}: {} of {games} games", s.name, s.forfeits);
+        match &s.first_forfeit {
+            Some((game, why)) => {
+                let _ = writeln!(out, "; the first, game {game}: {why}");
+            }
+            None => out.push('\n'),
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// The statistics of every strategy, the paired comparison with the first and the chart
+/// (with each strategy's games/s when `timed`), after a blank line.
+fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
+    let mut out = String::new();
+    let w = stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
+    let _ = writeln!(out);
+    let _ = write!(
+        out,
+        "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5}",
+        "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max"
+    );
+    let _ = writeln!(out, "{}", if timed { format!(" {:>10}", "games/s") } else { String::new() });
+    for s in stats {
+        let _ = write!(
             out,
-            "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5} {:>10.0}",
+            "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5}",
             s.name,
             s.mean(),
             s.stdev(),
@@ -211,18 +373,18 @@ fn text(r: &SimResult) -> String {
             s.percentile(10.0),
             s.percentile(50.0),
             s.percentile(90.0),
-            s.max(),
-            s.games_per_second()
+            s.max()
         );
+        let _ = writeln!(out, "{}", if timed { format!(" {:>10.0}", s.games_per_second()) } else { String::new() });
     }
-    if let Some(first) = r.stats.first() {
-        if r.stats.len() > 1 {
+    if let Some(first) = stats.first() {
+        if stats.len() > 1 {
             let _ = writeln!(out);
             let _ =
                 writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
-            for s in r.stats.iter().skip(1) {
+            for s in stats.iter().skip(1) {
                 if let Some([fewer, equal, more]) = s.vs_first {
-                    let pct = |v: u64| super::percent(v, c.games);
+                    let pct = |v: u64| super::percent(v, games);
                     let _ = writeln!(
                         out,
                         "{:<w$} fewer {:>7} ({:>5}%)  equal {:>7} ({:>5}%)  more {:>7} ({:>5}%)",
@@ -239,22 +401,15 @@ fn text(r: &SimResult) -> String {
         }
     }
     let _ = writeln!(out);
-    out.push_str(&chart::terminal(&r.stats));
+    out.push_str(&chart::terminal(stats));
     let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
-        r.wall.as_secs_f64(),
-        c.threads,
-        c.games as f64 / r.wall.as_secs_f64().max(1e-9)
-    );
     out
 }
 
 /// `strategy,scans,games`, one row per strategy and scan count reached.
-fn csv(r: &SimResult) -> String {
+fn csv(stats: &[StrategyStats]) -> String {
     let mut out = String::from("strategy,scans,games\n");
-    for s in &r.stats {
+    for s in stats {
         for (scans, games) in &s.histogram {
             let _ = writeln!(out, "{},{scans},{games}", s.name);
         }
@@ -262,28 +417,44 @@ fn csv(r: &SimResult) -> String {
     out
 }
 
-/// One JSON object with the configuration and every strategy's statistics.
+/// One JSON object with the configuration and every strategy's statistics; then, with
+/// `--forfeit-as-max`, the `forfeits` member, and a shard's `shard` member.
 fn json(r: &SimResult) -> String {
     let c = &r.config;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "{{\"games\": {}, \"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}, \"strategies\": [",
-        c.games,
+    let fields = format!(
+        "\"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}",
         c.rows,
         c.cols,
         c.rules.fleet().sizes_text(),
         crate::json::rules(&c.rules),
         c.seed
     );
-    for (k, s) in r.stats.iter().enumerate() {
+    let mut tail = String::new();
+    if c.forfeit_as_max {
+        let bots: Vec<(String, u64)> =
+            r.stats.iter().filter(|s| c.bot(&s.name).is_some()).map(|s| (s.name.clone(), s.forfeits)).collect();
+        tail.push_str(&forfeits_member(&bots));
+    }
+    if let Some((k, n)) = c.shard {
+        let _ = write!(tail, ", \"shard\": {{\"index\": {k}, \"count\": {n}, \"run_games\": {}}}", c.games);
+    }
+    json_document(c.played(), &fields, &r.stats, &tail)
+}
+
+/// The JSON report: `games`, then `fields` (the members rows, cols, fleet, rules and
+/// seed), the strategies, and `tail` (members after them, each starting with `, `).
+/// Pre: `fields` and `tail` are JSON members. Post: one line of JSON.
+fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "{{\"games\": {games}, {fields}, \"strategies\": [");
+    for (k, s) in stats.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
         }
         let _ = write!(
             out,
-            "{{\"name\": \"{}\", \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
-            s.name,
+            "{{\"name\": {}, \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
+            crate::json::string(&s.name),
             crate::json::number(s.mean()),
             crate::json::number(s.stdev()),
             s.min(),
@@ -298,6 +469,75 @@ fn json(r: &SimResult) -> String {
         let hist: Vec<String> = s.histogram.iter().map(|(scans, g)| format!("[{scans}, {g}]")).collect();
         let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));
     }
-    out.push_str("]}\n");
+    let _ = writeln!(out, "]{tail}}}");
+    out
+}
+
+/// The `forfeits` member (with `--forfeit-as-max`): each bot's forfeited games.
+fn forfeits_member(list: &[(String, u64)]) -> String {
+    let items: Vec<String> = list
+        .iter()
+        .map(|(name, games)| format!("{{\"name\": {}, \"games\": {games}}}", crate::json::string(name)))
+        .collect();
+    format!(", \"forfeits\": [{}]", items.join(", "))
+}
+
+/// The most bytes of one report `merge` reads.
+const MAX_REPORT: u64 = crate::json::MAX_TEXT as u64;
+
+/// Runs `simulate merge`.
+/// Pre: none. Post: on `Ok`, the merged report is on stdout; on `Err` nothing is.
+pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let format = flags.choice("--format", &["json", "text", "csv"])?;
+    let mut shards = Vec::new();
+    let mut stdin_read = false;
+    for path in flags.operands() {
+        let bytes = if path == "-" {
+            if std::mem::replace(&mut stdin_read, true) {
+                return Err(CliError::Usage("`-` (standard input) given twice".into()));
+            }
+            super::read_limited(&mut *io.stdin, "standard input", MAX_REPORT)?
+        } else {
+            let mut file =
+                std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
+            super::read_limited(&mut file, &format!("`{path}`"), MAX_REPORT)?
+        };
+        let text = String::from_utf8(bytes).map_err(|_| CliError::Invalid(format!("`{path}` is not UTF-8 text")))?;
+        shards.push(merge::read(path, &text).map_err(|e| CliError::Invalid(e.to_string()))?);
+    }
+    let merged = merge::combine(&shards).map_err(|e| match e {
+        merge::MergeError::Nothing => CliError::Usage(e.to_string()),
+        e => CliError::Invalid(e.to_string()),
+    })?;
+    let report = match format {
+        Some("text") => merged_text(&merged),
+        Some("csv") => csv(&merged.stats),
+        _ => {
+            let tail = merged.forfeits.as_deref().map(forfeits_member).unwrap_or_default();
+            json_document(merged.games, &merged.fields, &merged.stats, &tail)
+        }
+    };
+    io.stdout.write_all(report.as_bytes())?;
+    Ok(())
+}
+
+/// The text report of a merged run (the configuration as the JSON gives it, no times).
+fn merged_text(m: &merge::Merged) -> String {
+    let mut out = format!(
+        "{} games, {}x{} board, fleet {}, seed {}\nrules {}; merged from {} shard{}\n",
+        m.games,
+        m.rows,
+        m.cols,
+        m.fleet,
+        m.seed,
+        m.preset,
+        m.shards,
+        if m.shards == 1 { "" } else { "s" }
+    );
+    out.push_str(&text_body(&m.stats, m.games, false));
+    if m.forfeits.is_some() {
+        let bots: Vec<&StrategyStats> = m.stats.iter().filter(|s| s.forfeits > 0 || m.is_bot(&s.name)).collect();
+        out.push_str(&forfeit_lines(&bots, m.games, (m.rows * m.cols) as usize));
+    }
     out
 }
