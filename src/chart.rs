@@ -224,7 +224,13 @@ mod tests {
     use std::time::Duration;
 
     fn stats(name: &str, hist: Vec<u64>) -> StrategyStats {
-        StrategyStats { name: name.into(), histogram: hist, vs_first: None, busy: Duration::ZERO }
+        StrategyStats {
+            name: name.into(),
+            histogram: hist,
+            vs_first: None,
+            vs_earlier: Vec::new(),
+            busy: Duration::ZERO,
+        }
     }
 
     #[test]

@@ -47,6 +47,10 @@ pub struct StrategyStats {
     /// Boards where this strategy needed fewer, as many, and more scans than the first
     /// strategy (`None` for the first).
     pub vs_first: Option<[u64; 3]>,
+    /// For each earlier strategy `j` of the configuration, in order: boards where this
+    /// strategy needed fewer, as many, and more scans than strategy `j` (empty for the
+    /// first; entry 0 is `vs_first`).
+    pub vs_earlier: Vec<[u64; 3]>,
     /// Time spent in this strategy, summed over threads.
     pub busy: Duration,
 }
@@ -212,7 +216,8 @@ fn batch_for(cells: usize) -> usize {
 /// One thread's tally.
 struct Tally {
     histograms: Vec<Vec<u64>>,
-    vs_first: Vec<[u64; 3]>,
+    /// `vs[k][j]`: strategy k against each earlier strategy j (fewer, equal, more).
+    vs: Vec<Vec<[u64; 3]>>,
     busy: Vec<Duration>,
     placing: Duration,
 }
@@ -247,7 +252,8 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
         .map(|(k, name)| StrategyStats {
             name: name.clone(),
             histogram: vec![0; cells + 1],
-            vs_first: (k > 0).then_some([0; 3]),
+            vs_first: None,
+            vs_earlier: vec![[0; 3]; k],
             busy: Duration::ZERO,
         })
         .collect();
@@ -259,10 +265,15 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
                 s.histogram.iter_mut().zip(h).for_each(|(a, b)| *a += b);
             }
             s.busy += t.busy.get(k).copied().unwrap_or_default();
-            if let (Some(v), Some(w)) = (s.vs_first.as_mut(), t.vs_first.get(k)) {
-                v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+            if let Some(w) = t.vs.get(k) {
+                for (v, w) in s.vs_earlier.iter_mut().zip(w) {
+                    v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+                }
             }
         }
+    }
+    for s in &mut stats {
+        s.vs_first = s.vs_earlier.first().copied();
     }
     Ok(SimResult { config: config.clone(), stats, placing, wall: start.elapsed() })
 }
@@ -275,7 +286,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         config.strategies.iter().filter_map(|name| strategy::for_rules(name, 0, &config.rules).ok()).collect();
     let mut tally = Tally {
         histograms: vec![vec![0; cells + 1]; n],
-        vs_first: vec![[0; 3]; n],
+        vs: (0..n).map(|k| vec![[0; 3]; k]).collect(),
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
     };
@@ -343,18 +354,20 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                 t = now;
             }
             for g in 0..(games.end - games.start) as usize {
-                let reference = scans.get(g).copied().unwrap_or(0);
+                let of = |k: usize| scans.get(k * batch_size + g).copied().unwrap_or(0);
                 for k in 0..n {
-                    let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
+                    let s = of(k);
                     if let Some(h) = tally.histograms[k].get_mut(s) {
                         *h += 1;
                     }
-                    let side = match s.cmp(&reference) {
-                        std::cmp::Ordering::Less => 0,
-                        std::cmp::Ordering::Equal => 1,
-                        std::cmp::Ordering::Greater => 2,
-                    };
-                    tally.vs_first[k][side] += 1;
+                    for (j, v) in tally.vs[k].iter_mut().enumerate() {
+                        let side = match s.cmp(&of(j)) {
+                            std::cmp::Ordering::Less => 0,
+                            std::cmp::Ordering::Equal => 1,
+                            std::cmp::Ordering::Greater => 2,
+                        };
+                        v[side] += 1;
+                    }
                 }
             }
         }
@@ -387,8 +400,13 @@ mod tests {
 
     #[test]
     fn stats_from_a_histogram() {
-        let s =
-            StrategyStats { name: "x".into(), histogram: vec![0, 2, 0, 1, 1], vs_first: None, busy: Duration::ZERO };
+        let s = StrategyStats {
+            name: "x".into(),
+            histogram: vec![0, 2, 0, 1, 1],
+            vs_first: None,
+            vs_earlier: Vec::new(),
+            busy: Duration::ZERO,
+        };
         assert_eq!(s.games(), 4);
         assert!((s.mean() - 2.25).abs() < 1e-12);
         assert!((s.stdev() - 1.6875f64.sqrt()).abs() < 1e-12);
@@ -403,7 +421,7 @@ mod tests {
         let two = simulate(&config(3000, 2), &AtomicU64::new(0)).unwrap();
         for (a, b) in one.stats.iter().zip(&two.stats) {
             assert_eq!(a.histogram, b.histogram);
-            assert_eq!(a.vs_first, b.vs_first);
+            assert_eq!(a.vs_earlier, b.vs_earlier);
             assert_eq!(a.games(), 3000);
         }
     }
@@ -416,7 +434,7 @@ mod tests {
         let got = simulate(&c, &AtomicU64::new(0)).unwrap();
         let cells = c.rows * c.cols;
         let mut histograms = vec![vec![0u64; cells + 1]; c.strategies.len()];
-        let mut vs_first = vec![[0u64; 3]; c.strategies.len()];
+        let mut vs = vec![vec![[0u64; 3]; c.strategies.len()]; c.strategies.len()];
         let mut placer = Placer::new(c.rows, c.cols);
         for game in 0..c.games {
             let board = game_board(&mut placer, &c, game).unwrap();
@@ -431,12 +449,15 @@ mod tests {
                 .collect();
             for (k, &n) in scans.iter().enumerate() {
                 histograms[k][n] += 1;
-                vs_first[k][(n.cmp(&scans[0]) as i8 + 1) as usize] += 1;
+                for (j, &m) in scans.iter().enumerate() {
+                    vs[k][j][(n.cmp(&m) as i8 + 1) as usize] += 1;
+                }
             }
         }
         for (k, stats) in got.stats.iter().enumerate() {
             assert_eq!(stats.histogram, histograms[k], "{}", stats.name);
-            assert_eq!(stats.vs_first, (k > 0).then_some(vs_first[k]), "{}", stats.name);
+            assert_eq!(stats.vs_first, (k > 0).then_some(vs[k][0]), "{}", stats.name);
+            assert_eq!(stats.vs_earlier, vs[k][..k], "{}", stats.name);
         }
     }
 

@@ -18,7 +18,7 @@ const FLAGS: &[Flag] = &[
     Flag::value(
         "--strategies",
         "LIST",
-        "strategies to compare, or all; the first is the reference\nof the paired comparison",
+        "strategies to compare, or all; each is paired with the\nones before it, board by board",
     )
     .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
@@ -48,6 +48,11 @@ Every strategy plays the very same boards. Game i places the fleet with its own
 random stream drawn from the seed and i: ships largest first, each uniformly
 among the valid positions; a fleet that gets stuck starts again. Progress goes
 to stderr when stderr is a terminal and the run lasts more than a second.
+
+The paired comparison takes each strategy in turn as the reference of the ones
+after it: on how many boards each needed fewer, as many or more scans, and the
+share where it was at least as good (fewer or as many). JSON gives the same as
+\"vs_earlier\" (and \"vs_first\", the comparison with the first strategy).
 ",
     extra: Some(game::presets_help),
 };
@@ -215,26 +220,22 @@ fn text(r: &SimResult) -> String {
             s.games_per_second()
         );
     }
-    if let Some(first) = r.stats.first() {
-        if r.stats.len() > 1 {
-            let _ = writeln!(out);
-            let _ =
-                writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
-            for s in r.stats.iter().skip(1) {
-                if let Some([fewer, equal, more]) = s.vs_first {
-                    let pct = |v: u64| super::percent(v, c.games);
-                    let _ = writeln!(
-                        out,
-                        "{:<w$} fewer {:>7} ({:>5}%)  equal {:>7} ({:>5}%)  more {:>7} ({:>5}%)",
-                        s.name,
-                        fewer,
-                        pct(fewer),
-                        equal,
-                        pct(equal),
-                        more,
-                        pct(more)
-                    );
-                }
+    // Each strategy but the last is the reference of the ones after it.
+    for (j, reference) in r.stats.iter().enumerate().take(r.stats.len().saturating_sub(1)) {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "paired with {} (share of boards: fewer / as many / more scans):", reference.name);
+        for s in r.stats.iter().skip(j + 1) {
+            if let Some([fewer, equal, more]) = s.vs_earlier.get(j).copied() {
+                let pct = |v: u64| super::percent(v, c.games);
+                let _ = writeln!(
+                    out,
+                    "{:<w$}  fewer {:>5}%  equal {:>5}%  more {:>5}%  at least as good {:>5}%",
+                    s.name,
+                    pct(fewer),
+                    pct(equal),
+                    pct(more),
+                    pct(fewer + equal)
+                );
             }
         }
     }
@@ -294,6 +295,20 @@ fn json(r: &SimResult) -> String {
         );
         if let Some([fewer, equal, more]) = s.vs_first {
             let _ = write!(out, ", \"vs_first\": {{\"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}");
+        }
+        if !s.vs_earlier.is_empty() {
+            let pairs: Vec<String> = s
+                .vs_earlier
+                .iter()
+                .zip(&r.stats)
+                .map(|([fewer, equal, more], other)| {
+                    format!(
+                        "{{\"with\": \"{}\", \"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}",
+                        other.name
+                    )
+                })
+                .collect();
+            let _ = write!(out, ", \"vs_earlier\": [{}]", pairs.join(", "));
         }
         let hist: Vec<String> = s
             .histogram

@@ -99,7 +99,7 @@ fn straight(rules: &Rules) -> Result<(), String> {
 }
 
 /// Every strategy, in the order help and errors list them.
-pub const STRATEGIES: [Entry; 9] = [
+pub const STRATEGIES: [Entry; 10] = [
     Entry { name: "linear", summary: "row by row, left to right", supports: any_rules, make: |_| Box::new(Linear) },
     Entry {
         name: "smart",
@@ -148,6 +148,12 @@ pub const STRATEGIES: [Entry; 9] = [
         summary: "DataGenetics' probability density: slide every ship afloat",
         supports: any_rules,
         make: |_| Box::new(Density::default()),
+    },
+    Entry {
+        name: "density-random",
+        summary: "density, ties drawn at random (the remote-service solver)",
+        supports: any_rules,
+        make: |seed| Box::new(Density::with_random_ties(seed)),
     },
 ];
 
