@@ -342,7 +342,7 @@ impl Board {
     /// and sets this board's rules to those with the ships' own fleet. Each kind is
     /// the first of the fleet, in order, of the ship's shape with a ship left.
     fn name_ships(&mut self, rules: &Rules) -> Result<(), BoardError> {
-        let straight = self.shapes.iter().all(|s| s.straight_line().is_some());
+        let straight = rules.fleet().is_straight() && self.shapes.iter().all(|s| s.straight_line().is_some());
         let fleet = if straight {
             let mut counts = [0usize; MAX_SHIP + 1];
             for p in &self.ships {
@@ -411,7 +411,9 @@ impl Board {
     fn add(&mut self, ship: Ship, reach: usize) -> Result<(), BoardError> {
         let (rows, cols) = (self.rows, self.cols);
         let number = self.ships.len() + 1;
-        let straight = ship.orientation().is_some();
+        // Ships given by size have 1 to 5 cells; a fleet with drawn ships may have
+        // longer lines (its ships are checked against its kinds).
+        let straight = ship.orientation().is_some() && self.rules.fleet().is_straight();
         if straight && !(MIN_SHIP..=MAX_SHIP).contains(&ship.size()) {
             return Err(BoardError::BadSize { ship: number, size: ship.size() });
         }

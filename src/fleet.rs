@@ -271,11 +271,14 @@ impl Fleet {
         self.named
     }
 
-    /// True when every ship is straight (a fleet given as sizes, or a file drawing only
-    /// lines).
+    /// True when every ship is straight and of 1 to 5 cells, the ships a judge input
+    /// gives by size (a fleet given as sizes, or a file drawing only such lines); a
+    /// longer line counts as a drawn ship, written by its number in the file.
     /// Pre: none. Post: no change.
     pub fn is_straight(&self) -> bool {
-        self.kinds.iter().all(|k| k.shape.straight_line().is_some())
+        self.kinds
+            .iter()
+            .all(|k| k.shape.straight_line().is_some_and(|(size, _)| (MIN_SHIP..=MAX_SHIP).contains(&size)))
     }
 
     /// The kind of each ship, one entry per ship, in placement order (most cells first,
@@ -427,6 +430,9 @@ mod tests {
         assert!(f.is_named() && !f.is_straight());
         assert_eq!(f.ship_cells(), 16);
         assert_eq!(Fleet::parse_file(&f.to_file()).unwrap(), f);
+        // Lines of 1 to 5 cells are straight ships; a longer one is a drawn ship.
+        assert!(Fleet::parse_file("a\nXXXXX\n\nb\nX\nX\n").unwrap().is_straight());
+        assert!(!Fleet::parse_file("a\nXXXXXX\n").unwrap().is_straight());
     }
 
     #[test]
