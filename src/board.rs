@@ -342,7 +342,10 @@ impl Board {
     /// and sets this board's rules to those with the ships' own fleet. Each kind is
     /// the first of the fleet, in order, of the ship's shape with a ship left.
     fn name_ships(&mut self, rules: &Rules) -> Result<(), BoardError> {
-        let straight = rules.fleet().is_straight() && self.shapes.iter().all(|s| s.straight_line().is_some());
+        // Ships given by size (or none at all) are named by size when the fleet is not
+        // theirs; a fleet with drawn ships (a line over 5 cells counts) names its own.
+        let straight = self.shapes.iter().all(|s| s.straight_line().is_some())
+            && (rules.fleet().is_straight() || self.ships.is_empty());
         let fleet = if straight {
             let mut counts = [0usize; MAX_SHIP + 1];
             for p in &self.ships {
