@@ -109,7 +109,7 @@ pub const STRATEGIES: [Entry; 10] = [
     },
     Entry {
         name: "prob",
-        summary: "the statement's likelihood matrix and a queue of hit neighbours",
+        summary: "the statement's likelihood matrix, a queue of hit neighbours",
         supports: straight_apart,
         make: |_| Box::new(Probabilistic::default()),
     },
