@@ -66,6 +66,15 @@ pub enum BoardError {
         /// The fleet, described.
         fleet: String,
     },
+    /// Fewer ships than a fleet with drawn ships has (its ships are all on the board).
+    MissingShips {
+        /// Ships given.
+        found: usize,
+        /// Ships of the fleet.
+        expected: usize,
+        /// The fleet, described.
+        fleet: String,
+    },
     /// Two ships touch, side by side or diagonally.
     Touch {
         /// The later ship's number.
@@ -104,6 +113,9 @@ impl fmt::Display for BoardError {
             }
             BoardError::NotInFleet { ship, fleet } => {
                 write!(f, "ship {ship} has a shape that no ship of the fleet left has (fleet: {fleet})")
+            }
+            BoardError::MissingShips { found, expected, fleet } => {
+                write!(f, "{found} ship(s) given, but the fleet has {expected}: {fleet}")
             }
             BoardError::OutOfMemory(e) => write!(f, "{e}"),
             BoardError::Touch { ship, cell, other, other_cell } => {
@@ -342,7 +354,10 @@ impl Board {
     /// and sets this board's rules to those with the ships' own fleet. Each kind is
     /// the first of the fleet, in order, of the ship's shape with a ship left.
     fn name_ships(&mut self, rules: &Rules) -> Result<(), BoardError> {
-        let straight = self.shapes.iter().all(|s| s.straight_line().is_some());
+        // Ships given by size (or none at all) are named by size when the fleet is not
+        // theirs; a fleet with drawn ships (a line over 5 cells counts) names its own.
+        let straight = self.shapes.iter().all(|s| s.straight_line().is_some())
+            && (rules.fleet().is_straight() || self.ships.is_empty());
         let fleet = if straight {
             let mut counts = [0usize; MAX_SHIP + 1];
             for p in &self.ships {
@@ -387,7 +402,11 @@ impl Board {
             p.kind = j;
         }
         if !straight && left.iter().any(|&n| n > 0) {
-            return Err(BoardError::NotInFleet { ship: self.ships.len(), fleet: fleet.describe() });
+            return Err(BoardError::MissingShips {
+                found: self.ships.len(),
+                expected: fleet.len(),
+                fleet: fleet.describe(),
+            });
         }
         self.rules = rules.clone().with_fleet(fleet);
         Ok(())
@@ -411,7 +430,9 @@ impl Board {
     fn add(&mut self, ship: Ship, reach: usize) -> Result<(), BoardError> {
         let (rows, cols) = (self.rows, self.cols);
         let number = self.ships.len() + 1;
-        let straight = ship.orientation().is_some();
+        // Ships given by size have 1 to 5 cells; a fleet with drawn ships may have
+        // longer lines (its ships are checked against its kinds).
+        let straight = ship.orientation().is_some() && self.rules.fleet().is_straight();
         if straight && !(MIN_SHIP..=MAX_SHIP).contains(&ship.size()) {
             return Err(BoardError::BadSize { ship: number, size: ship.size() });
         }
@@ -785,6 +806,14 @@ mod tests {
         assert_eq!(b.ship_at(Position::new(1, 5)), None);
         let turned = y.rotated();
         assert!(matches!(Board::with_rules(8, 8, ships(turned), &rules), Err(BoardError::NotInFleet { ship: 4, .. })));
+        // A drawn fleet is on the board whole (only the bar: refused), or not at all
+        // (simulate's blank boards, a judge input of no ship).
+        let bar = ships(y)[..1].to_vec();
+        let err = Board::with_rules(8, 8, bar, &rules).unwrap_err();
+        assert!(matches!(err, BoardError::MissingShips { found: 1, expected: 4, .. }), "{err}");
+        assert!(err.to_string().starts_with("1 ship(s) given, but the fleet has 4: Petar Kresimir 4"), "{err}");
+        assert_eq!(Board::with_rules(8, 8, Vec::new(), &rules).unwrap().ship_cells(), 0);
+        assert_eq!(Board::blank(8, 8, &rules).unwrap().rules(), &rules);
     }
 
     #[test]

@@ -223,6 +223,7 @@ mod tests {
             name: name.into(),
             histogram: crate::simulation::dense_histogram(&hist),
             vs_first: None,
+            vs_earlier: Vec::new(),
             busy: Duration::ZERO,
             forfeits: 0,
             first_forfeit: None,

@@ -36,7 +36,7 @@ pub struct Kind {
 }
 
 /// The ships of a bay.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Fleet {
     kinds: Vec<Kind>,
     /// True when the names mean something (a preset's or a file's), false when they are
@@ -44,7 +44,20 @@ pub struct Fleet {
     named: bool,
     /// The kinds in placement order: most cells first, ties in the order given.
     order: Vec<usize>,
+    /// For a fleet read from a file: the line of each kind's name (from 1), so that a
+    /// ship found too large for the bay later can be pointed at; empty otherwise.
+    lines: Vec<usize>,
 }
+
+/// Two fleets are equal when they have the same ships, names and order, wherever
+/// they were read from (the lines of a file do not count).
+impl PartialEq for Fleet {
+    fn eq(&self, other: &Fleet) -> bool {
+        self.kinds == other.kinds && self.named == other.named && self.order == other.order
+    }
+}
+
+impl Eq for Fleet {}
 
 /// Why a fleet file was refused; `line` counts from 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +132,7 @@ impl Fleet {
     fn from_kinds(kinds: Vec<Kind>, named: bool) -> Fleet {
         let mut order: Vec<usize> = (0..kinds.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(kinds.get(k).map_or(0, |kind| kind.shape.size())));
-        Fleet { kinds, named, order }
+        Fleet { kinds, named, order, lines: Vec::new() }
     }
 
     /// Reads sizes separated by commas, like `5,4,3,3,2,2,1,1`; an empty text is a
@@ -153,8 +166,9 @@ impl Fleet {
     /// another character or is too large, a name given twice, or no ship at all.
     pub fn parse_file(text: &str) -> Result<Fleet, FleetFileError> {
         let mut kinds: Vec<Kind> = Vec::new();
+        let mut name_lines: Vec<usize> = Vec::new();
         let mut current: Option<Drawing> = None;
-        let finish = |cur: Option<Drawing>, kinds: &mut Vec<Kind>| {
+        let mut finish = |cur: Option<Drawing>, kinds: &mut Vec<Kind>| {
             let Some(Drawing { name, line, rows }) = cur else { return Ok(()) };
             let lines: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
             let shape = Shape::from_drawing(&lines).map_err(|e| {
@@ -170,6 +184,7 @@ impl Fleet {
                 return Err(FleetFileError { line, why: format!("the name `{name}` is given twice") });
             }
             kinds.push(Kind { name, shape, count: 1 });
+            name_lines.push(line);
             Ok(())
         };
         for (k, raw) in text.lines().enumerate() {
@@ -188,6 +203,13 @@ impl Fleet {
                     if name.chars().count() > 40 {
                         return Err(FleetFileError { line, why: "a ship's name has at most 40 characters".into() });
                     }
+                    if name.eq_ignore_ascii_case("end") {
+                        return Err(FleetFileError {
+                            line,
+                            why: "a ship may not be called `end` (the word closes a fleet file in the play protocol's header)"
+                                .into(),
+                        });
+                    }
                     current = Some(Drawing { name, line, rows: Vec::new() });
                 }
                 Some(d) => d.rows.push((line, trimmed.trim_start().to_string())),
@@ -200,7 +222,22 @@ impl Fleet {
         if kinds.is_empty() {
             return Err(FleetFileError { line: 1, why: "no ship: give a name line, then its drawing".into() });
         }
-        Ok(Fleet::from_kinds(kinds, true))
+        Ok(Fleet { lines: name_lines, ..Fleet::from_kinds(kinds, true) })
+    }
+
+    /// The line of the fleet file where kind `kind`'s name is (from 1).
+    /// Pre: none. Post: `None` for a fleet not read from a file (sizes, a preset, or
+    /// the same fleet with its lines forgotten) or a kind it does not have.
+    pub fn line_of(&self, kind: usize) -> Option<usize> {
+        self.lines.get(kind).copied()
+    }
+
+    /// The same fleet, with the lines of its file forgotten (a preset's fleet is written
+    /// in a file only internally: its lines mean nothing to the user).
+    /// Pre: none. Post: `line_of` is `None` for every kind; equal to `self`.
+    pub fn without_lines(mut self) -> Fleet {
+        self.lines.clear();
+        self
     }
 
     /// The fleet written as a fleet file (each kind once per ship: name, drawing, a
@@ -234,11 +271,14 @@ impl Fleet {
         self.named
     }
 
-    /// True when every ship is straight (a fleet given as sizes, or a file drawing only
-    /// lines).
+    /// True when every ship is straight and of 1 to 5 cells, the ships a judge input
+    /// gives by size (a fleet given as sizes, or a file drawing only such lines); a
+    /// longer line counts as a drawn ship, written by its number in the file.
     /// Pre: none. Post: no change.
     pub fn is_straight(&self) -> bool {
-        self.kinds.iter().all(|k| k.shape.straight_line().is_some())
+        self.kinds
+            .iter()
+            .all(|k| k.shape.straight_line().is_some_and(|(size, _)| (MIN_SHIP..=MAX_SHIP).contains(&size)))
     }
 
     /// The kind of each ship, one entry per ship, in placement order (most cells first,
@@ -390,6 +430,9 @@ mod tests {
         assert!(f.is_named() && !f.is_straight());
         assert_eq!(f.ship_cells(), 16);
         assert_eq!(Fleet::parse_file(&f.to_file()).unwrap(), f);
+        // Lines of 1 to 5 cells are straight ships; a longer one is a drawn ship.
+        assert!(Fleet::parse_file("a\nXXXXX\n\nb\nX\nX\n").unwrap().is_straight());
+        assert!(!Fleet::parse_file("a\nXXXXXX\n").unwrap().is_straight());
     }
 
     #[test]
@@ -409,5 +452,20 @@ mod tests {
         assert!(twice.why.contains("given twice"), "{twice}");
         let big = e(&format!("A\n{}\n", "X".repeat(65)));
         assert!(big.why.contains("more than 64"), "{big}");
+        let end = e("A\nX\n\n# the header's closing word\nEnd\nX\n");
+        assert_eq!(end.line, 5, "{end}");
+        assert!(end.why.contains("`end`"), "{end}");
+        let long = e(&format!("{}\nX\n", "n".repeat(41)));
+        assert_eq!(long.line, 1, "{long}");
+    }
+
+    #[test]
+    fn a_file_remembers_where_each_ship_is_named() {
+        let f = Fleet::parse_file("# two ships\n\nA\nX\n\n\nB\nXX\n").unwrap();
+        assert_eq!((f.line_of(0), f.line_of(1), f.line_of(2)), (Some(3), Some(7), None));
+        let plain = f.clone().without_lines();
+        assert_eq!(plain.line_of(0), None);
+        assert_eq!(plain, f);
+        assert_eq!(Fleet::of_sizes(&[2]).line_of(0), None);
     }
 }

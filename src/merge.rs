@@ -19,9 +19,10 @@ const KEYS: [&str; 9] = ["games", "rows", "cols", "fleet", "rules", "seed", "str
 /// The members that must be byte for byte the same in every shard.
 const SAME: [&str; 5] = ["rows", "cols", "fleet", "rules", "seed"];
 
-/// The members of a strategy's entry, in order (`vs_first` on all but the first).
-const STRATEGY_KEYS: [&str; 10] =
-    ["name", "mean", "stdev", "min", "p10", "median", "p90", "max", "vs_first", "histogram"];
+/// The members of a strategy's entry, in order (`vs_first` and `vs_earlier` on all but
+/// the first).
+const STRATEGY_KEYS: [&str; 11] =
+    ["name", "mean", "stdev", "min", "p10", "median", "p90", "max", "vs_first", "vs_earlier", "histogram"];
 
 /// One shard's report, read and checked.
 #[derive(Debug, Clone)]
@@ -51,6 +52,8 @@ struct Tally {
     /// `(scans, games)`, scans increasing.
     histogram: Vec<(usize, u64)>,
     vs_first: Option<[u64; 3]>,
+    /// Against each earlier strategy, in order: fewer, equal, more.
+    vs_earlier: Vec<[u64; 3]>,
 }
 
 /// The reports of every shard of a run, added up.
@@ -225,7 +228,8 @@ pub(crate) fn read(file: &str, text: &str) -> Result<Shard, MergeError> {
     }
     let mut strategies = Vec::new();
     for (k, entry) in list.iter().enumerate() {
-        let tally = strategy(entry, k == 0, games, cells).map_err(|what| bad(format!("strategy {}: {what}", k + 1)))?;
+        let tally =
+            strategy(entry, &strategies, games, cells).map_err(|what| bad(format!("strategy {}: {what}", k + 1)))?;
         if strategies.iter().any(|t: &Tally| t.name == tally.name) {
             return Err(bad(format!("the strategy `{}` appears twice", tally.name)));
         }
@@ -239,8 +243,10 @@ pub(crate) fn read(file: &str, text: &str) -> Result<Shard, MergeError> {
 }
 
 /// One entry of `strategies`, checked: its counts add up to `games`, its scans are at
-/// most `cells`, and it has `vs_first` exactly when it is not the `first`.
-fn strategy(entry: &Value, first: bool, games: u64, cells: usize) -> Result<Tally, String> {
+/// most `cells`, and unless it is the first it has `vs_first` and `vs_earlier` (one
+/// comparison with each of the `earlier` strategies, in order, the first `vs_first`).
+fn strategy(entry: &Value, earlier: &[Tally], games: u64, cells: usize) -> Result<Tally, String> {
+    let first = earlier.is_empty();
     let members: &[Member] = entry.as_object().ok_or("not an object")?;
     let mut expected = STRATEGY_KEYS.iter();
     for m in members {
@@ -270,21 +276,46 @@ fn strategy(entry: &Value, first: bool, games: u64, cells: usize) -> Result<Tall
     if total != Some(games) {
         return Err(format!("{name}: the histogram does not add up to the {games} games"));
     }
+    let counts = |v: &Value, what: &str| {
+        let get = |key: &str| v.get(key).and_then(Value::as_u64);
+        match (get("fewer"), get("equal"), get("more")) {
+            (Some(a), Some(b), Some(c)) if a.checked_add(b).and_then(|s| s.checked_add(c)) == Some(games) => {
+                Ok([a, b, c])
+            }
+            _ => Err(format!("{name}: `{what}` does not add up to the {games} games")),
+        }
+    };
     let vs_first = match (entry.get("vs_first"), first) {
         (None, true) => None,
-        (Some(v), false) => {
-            let get = |key: &str| v.get(key).and_then(Value::as_u64);
-            match (get("fewer"), get("equal"), get("more")) {
-                (Some(a), Some(b), Some(c)) if a.checked_add(b).and_then(|s| s.checked_add(c)) == Some(games) => {
-                    Some([a, b, c])
-                }
-                _ => return Err(format!("{name}: `vs_first` does not add up to the {games} games")),
-            }
-        }
+        (Some(v), false) => Some(counts(v, "vs_first")?),
         (None, false) => return Err(format!("{name}: no `vs_first`")),
         (Some(_), true) => return Err(format!("{name}: the first strategy has a `vs_first`")),
     };
-    Ok(Tally { name, histogram, vs_first })
+    let mut vs_earlier = Vec::new();
+    match (entry.get("vs_earlier").and_then(Value::as_array), first) {
+        (None, true) => {}
+        (Some(list), false) if list.len() == earlier.len() => {
+            for (v, other) in list.iter().zip(earlier) {
+                if v.get("with").and_then(Value::as_str) != Some(other.name.as_str()) {
+                    return Err(format!("{name}: `vs_earlier` must compare with {} in turn", names(earlier)));
+                }
+                vs_earlier.push(counts(v, "vs_earlier")?);
+            }
+        }
+        _ => return Err(format!("{name}: `vs_earlier` must compare with {} in turn", names(earlier))),
+    }
+    if vs_earlier.first().copied() != vs_first {
+        return Err(format!("{name}: `vs_first` and the first of `vs_earlier` differ"));
+    }
+    Ok(Tally { name, histogram, vs_first, vs_earlier })
+}
+
+/// The names of `tallies`, separated by commas (`none` for none).
+fn names(tallies: &[Tally]) -> String {
+    if tallies.is_empty() {
+        return "none".into();
+    }
+    tallies.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// The `forfeits` member: `[{"name": NAME, "games": N}, ...]`, each NAME a strategy.
@@ -359,6 +390,7 @@ pub(crate) fn combine(shards: &[Shard]) -> Result<Merged, MergeError> {
             name: t.name.clone(),
             histogram: std::collections::BTreeMap::new(),
             vs_first: t.vs_first.map(|_| [0; 3]),
+            vs_earlier: vec![[0; 3]; t.vs_earlier.len()],
             busy: Duration::ZERO,
             forfeits: 0,
             first_forfeit: None,
@@ -372,7 +404,10 @@ pub(crate) fn combine(shards: &[Shard]) -> Result<Merged, MergeError> {
                 *h = h.saturating_add(games);
             }
             if let (Some(v), Some(w)) = (stat.vs_first.as_mut(), t.vs_first) {
-                v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+                v.iter_mut().zip(w).for_each(|(a, b)| *a = a.saturating_add(b));
+            }
+            for (v, w) in stat.vs_earlier.iter_mut().zip(&t.vs_earlier) {
+                v.iter_mut().zip(w).for_each(|(a, b)| *a = a.saturating_add(*b));
             }
         }
         if let (Some(total), Some(part)) = (forfeits.as_mut(), &s.forfeits) {
@@ -414,7 +449,9 @@ mod tests {
         format!(
             "{{\"games\": {games}, \"rows\": 3, \"cols\": 3, \"fleet\": [2,1], \"rules\": {{\"preset\": \"problem-g\"}}, \
              \"seed\": {seed}, \"strategies\": [{{\"name\": \"a\", \"histogram\": [[4, {games}]]}}, \
-             {{\"name\": \"b\", \"vs_first\": {{\"fewer\": 0, \"equal\": {games}, \"more\": 0}}, \"histogram\": [[4, {games}]]}}]{shard}}}"
+             {{\"name\": \"b\", \"vs_first\": {{\"fewer\": 0, \"equal\": {games}, \"more\": 0}}, \
+             \"vs_earlier\": [{{\"with\": \"a\", \"fewer\": 0, \"equal\": {games}, \"more\": 0}}], \
+             \"histogram\": [[4, {games}]]}}]{shard}}}"
         )
     }
 
@@ -458,6 +495,8 @@ mod tests {
         bad("{", "is not JSON: line 1, column 2");
         bad("[]", "not an object");
         bad(&report(0, 1, 7).replace("\"games\": 5", "\"games\": 4"), "does not add up");
+        bad(&report(0, 1, 7).replace("\"with\": \"a\"", "\"with\": \"z\""), "must compare with a in turn");
+        bad(&report(0, 1, 7).replace("\"equal\": 5, \"more\": 0}]", "\"equal\": 4, \"more\": 1}]"), "differ");
         bad(&report(0, 1, 7).replace("\"seed\"", "\"sed\""), "unknown member `sed`");
         bad(&report(0, 1, 7).replace("\"rows\": 3, \"cols\": 3", "\"cols\": 3, \"rows\": 3"), "out of place");
         bad(&report(0, 2, 7).replace("\"games\": 3", "\"games\": 2"), "plays 3 games, but `games` is 2");

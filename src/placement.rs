@@ -155,8 +155,34 @@ impl Placer {
     /// areas never overlap; when they may, the ships' cells must not outnumber the
     /// board's.
     /// Pre: none. Post: `Err(CannotFit)` when the fleet certainly cannot fit.
+    /// A ship too large for the board is named, with the line of its fleet file when
+    /// it was read from one.
     pub fn check(&self, fleet: &Fleet) -> Result<(), PlacementError> {
+        if fleet.is_named() || !fleet.is_straight() {
+            for (k, kind) in fleet.kinds().iter().enumerate() {
+                let (h, w) = (kind.shape.rows(), kind.shape.cols());
+                if !self.fits(kind.shape) {
+                    let at = fleet.line_of(k).map(|l| format!(" (line {l} of the fleet file)")).unwrap_or_default();
+                    let turns = if self.rotate && h != w { ", even turned" } else { "" };
+                    return Err(PlacementError::CannotFit {
+                        rows: self.rows,
+                        cols: self.cols,
+                        why: format!(
+                            "ship `{}`{at} is {h}x{w} (rows x columns){turns}: larger than the board",
+                            kind.name
+                        ),
+                    });
+                }
+            }
+        }
         self.check_shapes(fleet.ship_kinds().filter_map(|k| fleet.kinds().get(k)).map(|k| k.shape))
+    }
+
+    /// True when `shape` fits inside the board in some position (a quarter turn, when
+    /// allowed, swaps the box's sides).
+    fn fits(&self, shape: Shape) -> bool {
+        let (h, w) = (shape.rows(), shape.cols());
+        (h <= self.rows && w <= self.cols) || (self.rotate && w <= self.rows && h <= self.cols)
     }
 
     fn check_shapes(&self, shapes: impl Iterator<Item = Shape>) -> Result<(), PlacementError> {
@@ -165,9 +191,7 @@ impl Placer {
         let (mut need, mut cells, mut ships) = (0usize, 0usize, 0usize);
         for shape in shapes {
             let (h, w) = (shape.rows(), shape.cols());
-            // A quarter turn swaps the box's sides.
-            let fits = (h <= rows && w <= cols) || (self.rotate && w <= rows && h <= cols);
-            if !fits {
+            if !self.fits(shape) {
                 return match shape.straight_line() {
                     Some((s, _)) => fail(format!("a ship of {s} cells is longer than the board")),
                     None => fail(format!("a {h}x{w} ship is larger than the board")),
@@ -523,6 +547,32 @@ mod tests {
         assert!(Board::new(3, 3, ships).is_ok());
         let mut p = Placer::new(2, 5);
         assert!(matches!(p.place_fleet(&[3, 3], &mut Rng::new(1)), Err(PlacementError::Stuck { .. })));
+    }
+
+    #[test]
+    fn a_ship_larger_than_the_board_is_named_with_its_line() {
+        let fleet = Fleet::parse_file("small\nX\n\n# wide\nwide\nXXX.X\n").unwrap();
+        let why = |rows, cols, rotate| match Placer::with_rules(rows, cols, &Rules::problem_g().with_rotate(rotate))
+            .check(&fleet)
+        {
+            Err(PlacementError::CannotFit { why, .. }) => why,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            why(4, 4, true),
+            "ship `wide` (line 5 of the fleet file) is 1x5 (rows x columns), even turned: larger than the board"
+        );
+        assert_eq!(
+            why(5, 4, false),
+            "ship `wide` (line 5 of the fleet file) is 1x5 (rows x columns): larger than the board"
+        );
+        assert!(Placer::with_rules(5, 4, &Rules::problem_g()).check(&fleet).is_ok());
+        let starwars = Rules::preset("starwars").unwrap();
+        let Err(PlacementError::CannotFit { why, .. }) = Placer::with_rules(3, 30, &starwars).check(starwars.fleet())
+        else {
+            panic!("a 4x1 bar fits no 3-row bay")
+        };
+        assert_eq!(why, "ship `Petar Kresimir` is 4x1 (rows x columns): larger than the board");
     }
 
     #[test]

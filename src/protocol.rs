@@ -61,14 +61,18 @@ impl Header {
     pub fn lines(&self) -> String {
         let fleet = self.rules.fleet();
         let mut out = format!("bay {} {}\n", self.rows, self.cols);
-        if fleet.is_straight() || fleet.is_empty() {
+        // `fleet SIZES` means ships running east (as sizes are read); a ship drawn
+        // running south that may not turn needs its drawing.
+        let east = fleet.kinds().iter().all(|k| k.shape.rows() == 1);
+        if fleet.is_empty() || (fleet.is_straight() && (self.rules.rotate() || east)) {
             out.push_str(&format!("fleet {}\n", fleet.sizes_text()));
             if fleet.is_named() {
                 let names: Vec<&str> =
                     fleet.ship_kinds().filter_map(|k| fleet.kinds().get(k)).map(|k| k.name.as_str()).collect();
                 out.push_str(&format!("names {}\n", names.join(",")));
             }
-            out.push_str(&format!("rules {}\n", self.rules.describe()));
+            let rotate = if self.rules.rotate() { "" } else { " rotate=no" };
+            out.push_str(&format!("rules {}{rotate}\n", self.rules.describe()));
         } else {
             out.push_str("fleet-file\n");
             out.push_str(&fleet.to_file());
@@ -118,7 +122,7 @@ impl Header {
             let mut text = String::new();
             loop {
                 let line = next("fleet-file")?.ok_or_else(|| missing("end"))?;
-                if line == "end" {
+                if line.eq_ignore_ascii_case("end") {
                     break;
                 }
                 if n.get() > MAX_HEADER_LINES {
@@ -302,6 +306,25 @@ mod tests {
         );
         let g = Header { rows: 10, cols: 10, rules: Rules::problem_g() }.lines();
         assert_eq!(g, "bay 10 10\nfleet 5,4,3,3,2,2,1,1\nrules touch=no sunk=none\n");
+    }
+
+    #[test]
+    fn ships_that_may_not_turn_are_announced_as_drawn() {
+        let read = |h: &Header| Header::read(&mut h.lines().as_bytes(), &Rules::problem_g()).unwrap().unwrap();
+        // Straight ships running east that may not turn: sizes, and rotate=no.
+        let east = Rules::problem_g().with_rotate(false).with_fleet(Fleet::of_sizes(&[3, 2]));
+        let h = Header { rows: 4, cols: 5, rules: east };
+        assert_eq!(h.lines(), "bay 4 5\nfleet 3,2\nrules touch=no sunk=none rotate=no\n");
+        assert_eq!(read(&h), h);
+        // A bar running south that may not turn: its drawing, or a player taking `fleet
+        // 4` for a ship running east would contradict the referee.
+        let bar = Fleet::parse_file("bar\nX\nX\nX\nX\n").unwrap();
+        let h = Header { rows: 6, cols: 6, rules: Rules::problem_g().with_rotate(false).with_fleet(bar) };
+        assert_eq!(h.lines(), "bay 6 6\nfleet-file\nbar\nX\nX\nX\nX\nend\nrules touch=no sunk=none rotate=no\n");
+        assert_eq!(read(&h), h);
+        // The word `end` closes the file whatever its case.
+        let h = Header::read(&mut "bay 3 3\nfleet-file\nA\nXX\nEND\nrules touch=yes\n".as_bytes(), &Rules::problem_g());
+        assert_eq!(h.unwrap().unwrap().rules.fleet().ship_cells(), 2);
     }
 
     #[test]

@@ -182,7 +182,7 @@ impl Preset {
             text.push_str("\n\n");
         }
         // The drawings above are part of the program; a bad one is caught by the tests.
-        Fleet::parse_file(&text).unwrap_or_else(|_| Fleet::of_sizes(&[]))
+        Fleet::parse_file(&text).map(Fleet::without_lines).unwrap_or_else(|_| Fleet::of_sizes(&[]))
     }
 }
 

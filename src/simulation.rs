@@ -101,6 +101,10 @@ pub struct StrategyStats {
     /// Boards where this strategy needed fewer, as many, and more scans than the first
     /// strategy (`None` for the first).
     pub vs_first: Option<[u64; 3]>,
+    /// For each earlier strategy `j` of the configuration, in order: boards where this
+    /// strategy needed fewer, as many, and more scans than strategy `j` (empty for the
+    /// first; entry 0 is `vs_first`).
+    pub vs_earlier: Vec<[u64; 3]>,
     /// Time spent in this strategy, summed over threads.
     pub busy: Duration,
     /// Games a bot forfeited, each counted as `rows * cols` scans (with
@@ -346,7 +350,8 @@ impl Counts {
 /// One thread's tally.
 struct Tally {
     histograms: Vec<Counts>,
-    vs_first: Vec<[u64; 3]>,
+    /// `vs[k][j]`: strategy k against each earlier strategy j (fewer, equal, more).
+    vs: Vec<Vec<[u64; 3]>>,
     busy: Vec<Duration>,
     placing: Duration,
     forfeits: Vec<u64>,
@@ -389,7 +394,8 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
         .map(|(k, name)| StrategyStats {
             name: name.clone(),
             histogram: BTreeMap::new(),
-            vs_first: (k > 0).then_some([0; 3]),
+            vs_first: None,
+            vs_earlier: vec![[0; 3]; k],
             busy: Duration::ZERO,
             forfeits: 0,
             first_forfeit: None,
@@ -403,8 +409,10 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
                 h.add_into(&mut s.histogram);
             }
             s.busy += t.busy.get(k).copied().unwrap_or_default();
-            if let (Some(v), Some(w)) = (s.vs_first.as_mut(), t.vs_first.get(k)) {
-                v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+            if let Some(w) = t.vs.get(k) {
+                for (v, w) in s.vs_earlier.iter_mut().zip(w) {
+                    v.iter_mut().zip(w).for_each(|(a, b)| *a += b);
+                }
             }
             s.forfeits += t.forfeits.get(k).copied().unwrap_or(0);
             if let Some(Some((game, why))) = t.first_forfeit.get(k) {
@@ -413,6 +421,9 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
                 }
             }
         }
+    }
+    for s in &mut stats {
+        s.vs_first = s.vs_earlier.first().copied();
     }
     Ok(SimResult { config: config.clone(), stats, placing, wall: start.elapsed() })
 }
@@ -432,7 +443,7 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         .collect();
     let mut tally = Tally {
         histograms: (0..n).map(|_| Counts::default()).collect(),
-        vs_first: vec![[0; 3]; n],
+        vs: (0..n).map(|k| vec![[0; 3]; k]).collect(),
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
         forfeits: vec![0; n],
@@ -552,18 +563,20 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                 t = now;
             }
             for g in 0..(local.end - local.start) as usize {
-                let reference = scans.get(g).copied().unwrap_or(0);
+                let of = |k: usize| scans.get(k * batch_size + g).copied().unwrap_or(0);
                 for k in 0..n {
-                    let s = scans.get(k * batch_size + g).copied().unwrap_or(0);
+                    let s = of(k);
                     if let Some(h) = tally.histograms.get_mut(k) {
                         h.add(s);
                     }
-                    let side = match s.cmp(&reference) {
-                        std::cmp::Ordering::Less => 0,
-                        std::cmp::Ordering::Equal => 1,
-                        std::cmp::Ordering::Greater => 2,
-                    };
-                    tally.vs_first[k][side] += 1;
+                    for (j, v) in tally.vs[k].iter_mut().enumerate() {
+                        let side = match s.cmp(&of(j)) {
+                            std::cmp::Ordering::Less => 0,
+                            std::cmp::Ordering::Equal => 1,
+                            std::cmp::Ordering::Greater => 2,
+                        };
+                        v[side] += 1;
+                    }
                 }
             }
         }
@@ -610,6 +623,7 @@ mod tests {
             name: "x".into(),
             histogram: dense_histogram(&[0, 2, 0, 1, 1]),
             vs_first: None,
+            vs_earlier: Vec::new(),
             busy: Duration::ZERO,
             forfeits: 0,
             first_forfeit: None,
@@ -628,7 +642,7 @@ mod tests {
         let two = simulate(&config(3000, 2), &AtomicU64::new(0)).unwrap();
         for (a, b) in one.stats.iter().zip(&two.stats) {
             assert_eq!(a.histogram, b.histogram);
-            assert_eq!(a.vs_first, b.vs_first);
+            assert_eq!(a.vs_earlier, b.vs_earlier);
             assert_eq!(a.games(), 3000);
         }
     }
@@ -641,7 +655,7 @@ mod tests {
         let got = simulate(&c, &AtomicU64::new(0)).unwrap();
         let cells = c.rows * c.cols;
         let mut histograms = vec![vec![0u64; cells + 1]; c.strategies.len()];
-        let mut vs_first = vec![[0u64; 3]; c.strategies.len()];
+        let mut vs = vec![vec![[0u64; 3]; c.strategies.len()]; c.strategies.len()];
         let mut placer = Placer::new(c.rows, c.cols);
         for game in 0..c.games {
             let board = game_board(&mut placer, &c, game).unwrap();
@@ -656,12 +670,15 @@ mod tests {
                 .collect();
             for (k, &n) in scans.iter().enumerate() {
                 histograms[k][n] += 1;
-                vs_first[k][(n.cmp(&scans[0]) as i8 + 1) as usize] += 1;
+                for (j, &m) in scans.iter().enumerate() {
+                    vs[k][j][(n.cmp(&m) as i8 + 1) as usize] += 1;
+                }
             }
         }
         for (k, stats) in got.stats.iter().enumerate() {
             assert_eq!(stats.histogram, dense_histogram(&histograms[k]), "{}", stats.name);
-            assert_eq!(stats.vs_first, (k > 0).then_some(vs_first[k]), "{}", stats.name);
+            assert_eq!(stats.vs_first, (k > 0).then_some(vs[k][0]), "{}", stats.name);
+            assert_eq!(stats.vs_earlier, vs[k][..k], "{}", stats.name);
         }
     }
 
@@ -669,15 +686,20 @@ mod tests {
     fn shards_add_up_to_the_whole_run() {
         let whole = simulate(&config(BLOCK + 100, 2), &AtomicU64::new(0)).unwrap();
         let n = 3;
-        type Sum = (BTreeMap<usize, u64>, Option<[u64; 3]>);
-        let mut sum: Vec<Sum> = whole.stats.iter().map(|s| (BTreeMap::new(), s.vs_first.map(|_| [0; 3]))).collect();
+        type Sum = (BTreeMap<usize, u64>, Option<[u64; 3]>, Vec<[u64; 3]>);
+        let mut sum: Vec<Sum> = whole
+            .stats
+            .iter()
+            .map(|s| (BTreeMap::new(), s.vs_first.map(|_| [0; 3]), vec![[0; 3]; s.vs_earlier.len()]))
+            .collect();
         let mut played = 0;
         for k in 0..n {
             let c = SimConfig { shard: Some((k, n)), ..config(BLOCK + 100, 2) };
             assert_eq!(c.played(), (BLOCK + 100 - k).div_ceil(n));
             let part = simulate(&c, &AtomicU64::new(0)).unwrap();
             played += c.played();
-            for (s, (h, v)) in part.stats.iter().zip(sum.iter_mut()) {
+            for (s, (h, v, e)) in part.stats.iter().zip(sum.iter_mut()) {
+                e.iter_mut().zip(&s.vs_earlier).for_each(|(a, b)| a.iter_mut().zip(b).for_each(|(x, y)| *x += y));
                 assert_eq!(s.games(), c.played());
                 s.histogram.iter().for_each(|(&scans, &g)| *h.entry(scans).or_insert(0) += g);
                 if let (Some(v), Some(w)) = (v.as_mut(), s.vs_first) {
@@ -686,9 +708,10 @@ mod tests {
             }
         }
         assert_eq!(played, BLOCK + 100);
-        for (s, (h, v)) in whole.stats.iter().zip(&sum) {
+        for (s, (h, v, e)) in whole.stats.iter().zip(&sum) {
             assert_eq!(&s.histogram, h, "{}", s.name);
             assert_eq!(&s.vs_first, v, "{}", s.name);
+            assert_eq!(&s.vs_earlier, e, "{}", s.name);
         }
         // Shard k of n plays the games k, k + n, ...: one game alone is shard i of i + 1.
         let one = SimConfig { games: 8, shard: Some((7, 8)), ..config(0, 1) };

@@ -230,3 +230,25 @@ fn merge_has_its_help_and_simulate_names_it() {
         assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
     }
 }
+
+#[test]
+fn every_strategy_is_paired_with_the_ones_before_it() {
+    let args = ["simulate", "--games", "200", "--strategies", "random,linear,prob", "--seed", "5"];
+    let text = stdout(&args);
+    // Two references: random for linear and prob, then linear for prob.
+    let blocks: Vec<&str> = text.split("\n\n").filter(|b| b.starts_with("paired with")).collect();
+    assert_eq!(blocks.len(), 2, "{text}");
+    assert!(blocks[0].starts_with("paired with random") && blocks[0].lines().count() == 3, "{text}");
+    assert!(blocks[1].starts_with("paired with linear") && blocks[1].lines().count() == 2, "{text}");
+    // prob beats linear on every board of the standard fleet.
+    assert!(blocks[1].contains("prob      fewer 100.0%  equal   0.0%  more   0.0%  at least as good 100.0%"), "{text}");
+    let json = stdout(&[&args[..], &["--format", "json"]].concat());
+    assert!(json.contains("\"vs_earlier\": [{\"with\": \"random\", \"fewer\": "), "{json}");
+    assert!(json.contains("{\"with\": \"linear\", \"fewer\": 200, \"equal\": 0, \"more\": 0}]"), "{json}");
+    // At least as good, as printed, is fewer plus as many.
+    for line in text.lines().filter(|l| l.contains("at least as good")) {
+        let p: Vec<f64> = line.split_whitespace().filter_map(|w| w.strip_suffix('%')?.parse().ok()).collect();
+        assert_eq!(p.len(), 4, "{line}");
+        assert!((p[0] + p[1] + p[2] - 100.0).abs() < 0.11 && (p[3] - p[0] - p[1]).abs() < 0.11, "{line}");
+    }
+}

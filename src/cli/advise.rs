@@ -23,7 +23,7 @@ const FLAGS: &[Flag] = &[
     Flag::value(
         "--strategy",
         "NAME",
-        "prob: the statement's likelihood scores (the default under\nProblem G's rules without --fleet); bayes: the probability\nof a ship on each cell (the default otherwise)",
+        "prob: the statement's likelihood scores (the default under\nProblem G's rules, no --fleet or --fleet-file); bayes: the\nprobability of a ship on each cell (the default otherwise)",
     ),
     Flag::value("--afloat", "LIST", "sizes of the ships still afloat (default: the fleet, less\nthe sunk ships the # cells draw)"),
     Flag::value("--prior", "NAME", "bayes's prior: uniform (every layout equally likely) or\ngenerator (the law of this program's generator)")
@@ -96,8 +96,9 @@ enum Mode {
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let rules = game::rules(flags)?;
     let apart = rules.is_problem_g();
+    let fleet_given = flags.has("--fleet") || flags.has("--fleet-file");
     let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
-        None if apart && !flags.has("--fleet") && flags.text("--rules") == Some("problem-g") => Mode::Prob,
+        None if apart && !fleet_given && flags.text("--rules") == Some("problem-g") => Mode::Prob,
         Some("prob") => Mode::Prob,
         _ => Mode::Bayes,
     };
@@ -121,7 +122,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let afloat = afloat(flags, &rules, &grid)?;
     let report = match mode {
-        Mode::Prob => prob_report(&grid, flags.has("--fleet").then_some(&afloat), style)?,
+        Mode::Prob => prob_report(&grid, fleet_given.then_some(&afloat), style)?,
         Mode::Bayes => {
             Placer::with_rules(grid.rows(), grid.cols(), &rules).check(&afloat)?;
             bayes_report(&grid, &rules.with_fleet(afloat), prior, seed, style)?

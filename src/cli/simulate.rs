@@ -21,7 +21,7 @@ const FLAGS: &[Flag] = &[
     Flag::value(
         "--strategies",
         "LIST",
-        "strategies to compare, or all; the first is the reference\nof the paired comparison",
+        "strategies to compare, or all; each is paired with the\nones before it, board by board",
     )
     .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
@@ -85,6 +85,11 @@ BOTS (your own program in the race: --bot NAME=CMD, repeatable)
   alone. With --forfeit-as-max the game counts rows*cols scans, a new process
   plays on, and the report says how many games each bot forfeited.
     simulate --strategies prob,bayes --bot mine='python3 bot.py'
+
+The paired comparison takes each strategy in turn as the reference of the ones
+after it: on how many boards each needed fewer, as many or more scans, and the
+share where it was at least as good (fewer or as many). JSON gives the same as
+\"vs_earlier\" (and \"vs_first\", the comparison with the first strategy).
 ",
     extra: Some(game::presets_help),
 };
@@ -377,26 +382,22 @@ fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
         );
         let _ = writeln!(out, "{}", if timed { format!(" {:>10.0}", s.games_per_second()) } else { String::new() });
     }
-    if let Some(first) = stats.first() {
-        if stats.len() > 1 {
-            let _ = writeln!(out);
-            let _ =
-                writeln!(out, "paired with {} (boards where each needed fewer / as many / more scans):", first.name);
-            for s in stats.iter().skip(1) {
-                if let Some([fewer, equal, more]) = s.vs_first {
-                    let pct = |v: u64| super::percent(v, games);
-                    let _ = writeln!(
-                        out,
-                        "{:<w$} fewer {:>7} ({:>5}%)  equal {:>7} ({:>5}%)  more {:>7} ({:>5}%)",
-                        s.name,
-                        fewer,
-                        pct(fewer),
-                        equal,
-                        pct(equal),
-                        more,
-                        pct(more)
-                    );
-                }
+    // Each strategy but the last is the reference of the ones after it.
+    for (j, reference) in stats.iter().enumerate().take(stats.len().saturating_sub(1)) {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "paired with {} (share of boards: fewer / as many / more scans):", reference.name);
+        for s in stats.iter().skip(j + 1) {
+            if let Some([fewer, equal, more]) = s.vs_earlier.get(j).copied() {
+                let pct = |v: u64| super::percent(v, games);
+                let _ = writeln!(
+                    out,
+                    "{:<w$}  fewer {:>5}%  equal {:>5}%  more {:>5}%  at least as good {:>5}%",
+                    s.name,
+                    pct(fewer),
+                    pct(equal),
+                    pct(more),
+                    pct(fewer + equal)
+                );
             }
         }
     }
@@ -465,6 +466,20 @@ fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) 
         );
         if let Some([fewer, equal, more]) = s.vs_first {
             let _ = write!(out, ", \"vs_first\": {{\"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}");
+        }
+        if !s.vs_earlier.is_empty() {
+            let pairs: Vec<String> = s
+                .vs_earlier
+                .iter()
+                .zip(stats)
+                .map(|([fewer, equal, more], other)| {
+                    format!(
+                        "{{\"with\": {}, \"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}",
+                        crate::json::string(&other.name)
+                    )
+                })
+                .collect();
+            let _ = write!(out, ", \"vs_earlier\": [{}]", pairs.join(", "));
         }
         let hist: Vec<String> = s.histogram.iter().map(|(scans, g)| format!("[{scans}, {g}]")).collect();
         let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));

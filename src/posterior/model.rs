@@ -107,8 +107,10 @@ impl Model {
         }
         // With straight ships that never touch, a run of hits closed at both ends is a
         // whole ship: it is settled at once (when its size names one group).
-        let settle_runs =
-            ev.rules.reach() > 0 && groups.iter().all(|g| g.variants.iter().all(|v| v.straight_line().is_some()));
+        let settle_runs = ev.rules.reach() > 0
+            && groups
+                .iter()
+                .all(|g| g.variants.iter().all(|v| v.straight_line().is_some_and(|(n, _)| n <= crate::ship::MAX_SHIP)));
         let mut settled = vec![false; rows * cols];
         if settle_runs {
             let found = runs::find(rows, cols, grid).map_err(|e| {

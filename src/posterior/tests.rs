@@ -331,6 +331,8 @@ mod general {
         let small = |r: &Rules, f: Fleet| r.clone().with_fleet(f);
         let named = Fleet::named(&[("long", 3), ("short", 2), ("other", 2)]);
         let drawn = Fleet::parse_file("ell\nX.\nXX\n\nbar\nXX\n").unwrap();
+        // Ships whose cells are not connected, as the remote-service game's wings.
+        let apart = Fleet::parse_file("vee\nX.X\n.X.\n\npair\nX.X\n").unwrap();
         vec![
             (3, 4, small(&classic, named.clone())),
             (4, 4, small(&classic.clone().with_sunk(Sunk::Yes), Fleet::of_sizes(&[3, 2, 1]))),
@@ -340,6 +342,8 @@ mod general {
             (3, 4, small(&classic.clone().with_rotate(true), drawn.clone())),
             (4, 3, small(&Rules::preset("starwars").unwrap(), drawn.clone())),
             (4, 4, small(&Rules::preset("starwars").unwrap().with_touch(false), drawn)),
+            (4, 4, small(&Rules::preset("starwars").unwrap(), apart.clone())),
+            (4, 4, small(&classic.clone().with_sunk(Sunk::None).with_touch(false), apart)),
         ]
     }
 

@@ -7,14 +7,18 @@
 //! an unknown cell. Each fitting position adds its weight to each of its unknown cells:
 //! 1, times [`HIT_WEIGHT`] for each hit not yet given to a sunk ship that it covers, so
 //! cells next to hits win, as in the published strategy's target mode. The unknown
-//! cell of the highest total is probed (ties: the first in row-major order). Sunk
+//! cell of the highest total is probed (ties: the first in row-major order; for
+//! density-random, one drawn uniformly at random among them at every probe, as the
+//! remote-service solver of the seed does). Sunk
 //! answers take the sunk ship off the list ([`Afloat`]); a kind counts once however
 //! many ships of it are afloat.
 //!
 //! The totals are kept up to date instead of recomputed: a probe changes only the
 //! positions through its cell (and a sunk answer those through the ship's cells and,
 //! when a kind sinks, that kind's), and a max-tree over the cells finds the best one
-//! in O(log n). `weigh_all` is the plain recomputation the tests compare it with.
+//! in O(log n); with random ties each node also counts the leaves under it that hold
+//! its maximum, so a uniform draw among the tied cells is O(log n) too. `weigh_all`
+//! is the plain recomputation the tests compare it with.
 
 use super::{Hunt, ScanStrategy};
 use crate::afloat::Afloat;
@@ -23,6 +27,7 @@ use crate::memory::{self, OutOfMemory};
 use crate::observer::Source;
 use crate::position::Position;
 use crate::record::CellState;
+use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::scan::{Scan, ScanError, Scanner};
 use crate::shape::Shape;
@@ -51,9 +56,24 @@ pub struct Density {
     /// while it is unknown, 0 once known; each inner node the max of its children.
     tree: Vec<u64>,
     leaves: usize,
+    /// `Some(seed)` for density-random: ties broken at random, the draws fixed by the
+    /// seed; `None`: ties go to the first cell in row-major order.
+    random_ties: Option<u64>,
+    /// With random ties, the draws of the game being played.
+    rng: Option<Rng>,
+    /// With random ties: for each node of the tree, how many leaves under it hold its
+    /// value (empty otherwise).
+    ties: Vec<u32>,
 }
 
 impl Density {
+    /// density-random: the same totals, ties between the cells of the highest total
+    /// broken uniformly at random, afresh at every probe.
+    /// Pre: none. Post: two scanners with the same seed play the same games.
+    pub fn with_random_ties(seed: u64) -> Density {
+        Density { random_ties: Some(seed), ..Density::default() }
+    }
+
     /// The weight of position `spot` given the scan and the ships afloat.
     fn weight(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules, spot: Spot) -> u64 {
         let (k, s, at) = spot;
@@ -130,10 +150,23 @@ impl Density {
     fn fix_up(&mut self, mut node: usize) {
         while node > 1 {
             node /= 2;
-            let (l, r) =
-                (self.tree.get(2 * node).copied().unwrap_or(0), self.tree.get(2 * node + 1).copied().unwrap_or(0));
-            if let Some(v) = self.tree.get_mut(node) {
-                *v = l.max(r);
+            self.pull(node);
+        }
+    }
+
+    /// Sets inner node `node` from its children: their maximum, and with random ties
+    /// how many leaves under it hold that maximum.
+    fn pull(&mut self, node: usize) {
+        let (l, r) = (self.tree.get(2 * node).copied().unwrap_or(0), self.tree.get(2 * node + 1).copied().unwrap_or(0));
+        let m = l.max(r);
+        if let Some(v) = self.tree.get_mut(node) {
+            *v = m;
+        }
+        if !self.ties.is_empty() {
+            let count = |c: usize, value: u64| if value == m { self.ties.get(c).copied().unwrap_or(0) } else { 0 };
+            let n = count(2 * node, l) + count(2 * node + 1, r);
+            if let Some(t) = self.ties.get_mut(node) {
+                *t = n;
             }
         }
     }
@@ -168,6 +201,11 @@ impl Density {
         self.leaves = cells.next_power_of_two().max(1);
         self.tree.clear();
         memory::resize(&mut self.tree, 2 * self.leaves, 0)?;
+        self.ties.clear();
+        if self.random_ties.is_some() {
+            // Every leaf holds its own value once.
+            memory::resize(&mut self.ties, 2 * self.leaves, 1)?;
+        }
         let totals = self.weigh_all(scan, afloat, rules)?;
         for (i, &t) in totals.iter().enumerate() {
             if scan.state(Position::from_index(i, self.cols)) == CellState::Unknown {
@@ -177,24 +215,45 @@ impl Density {
             }
         }
         for node in (1..self.leaves).rev() {
-            let m =
-                self.tree.get(2 * node).copied().unwrap_or(0).max(self.tree.get(2 * node + 1).copied().unwrap_or(0));
-            if let Some(v) = self.tree.get_mut(node) {
-                *v = m;
-            }
+            self.pull(node);
         }
         Ok(())
     }
 
-    /// The unknown cell of the highest total (the first in row-major order among equals).
-    fn best(&self) -> Option<Position> {
+    /// The unknown cell of the highest total: the first in row-major order among
+    /// equals, or with random ties one of them drawn uniformly.
+    fn best(&mut self) -> Option<Position> {
         let top = self.tree.get(1).copied().unwrap_or(0);
         if top == 0 {
             return None;
         }
+        // With random ties: the rank of the chosen leaf among the tied ones.
+        let mut pick = match self.rng.as_mut() {
+            Some(rng) if !self.ties.is_empty() => Some(rng.below(u64::from(self.ties.get(1).copied().unwrap_or(1)))),
+            _ => None,
+        };
         let mut node = 1;
         while node < self.leaves {
-            node = if self.tree.get(2 * node).copied().unwrap_or(0) == top { 2 * node } else { 2 * node + 1 };
+            let (l, r) = (2 * node, 2 * node + 1);
+            let left_holds_top = self.tree.get(l).copied().unwrap_or(0) == top;
+            node = match pick.as_mut() {
+                None => {
+                    if left_holds_top {
+                        l
+                    } else {
+                        r
+                    }
+                }
+                Some(k) => {
+                    let on_left = if left_holds_top { u64::from(self.ties.get(l).copied().unwrap_or(0)) } else { 0 };
+                    if *k < on_left {
+                        l
+                    } else {
+                        *k -= on_left;
+                        r
+                    }
+                }
+            };
         }
         Some(Position::from_index(node - self.leaves, self.cols))
     }
@@ -202,14 +261,25 @@ impl Density {
 
 impl ScanStrategy for Density {
     fn name(&self) -> &'static str {
-        "density"
+        if self.random_ties.is_some() {
+            "density-random"
+        } else {
+            "density"
+        }
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        if self.random_ties.is_some() {
+            self.random_ties = Some(seed);
+        }
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         if rows * cols > MAX_CELLS {
-            return Hunt::new(0).run(scan);
+            return Hunt::new(self.random_ties.unwrap_or(0)).run(scan);
         }
+        self.rng = self.random_ties.map(Rng::new);
         let rules = scan.rules().clone();
         // Without a fleet (play --cells): every straight size from 1 to 5, one each.
         let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
@@ -392,6 +462,75 @@ mod tests {
                     }
                 }
                 assert_eq!(scan.into_record().render_output(None), fast.render_output(None), "{name} game {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_ties_are_uniform_among_the_best_cells_and_counted_right() {
+        // A 3x3 bay with one 1-cell ship: every cell has total 1, so the first probe is
+        // any of the 9, each about as often; density always takes (0,0).
+        let board =
+            Board::new(3, 3, vec![crate::ship::Ship::new(Position::new(2, 2), 1, crate::ship::Orientation::East)])
+                .unwrap();
+        /// The cells probed, in order.
+        struct Probes(Vec<Position>);
+        impl crate::observer::ScanObserver for Probes {
+            fn probed(&mut self, pos: Position, _: Source, _: Answer) {
+                self.0.push(pos);
+            }
+        }
+        let first = |d: &mut Density| {
+            let mut probes = Probes(Vec::new());
+            let record = crate::strategy::solve_observed(d, &mut board.clone(), &mut probes).unwrap();
+            assert_finished(&board, &record);
+            probes.0[0]
+        };
+        let mut firsts = [0u32; 9];
+        for seed in 0..9000 {
+            firsts[first(&mut Density::with_random_ties(seed)).index(3)] += 1;
+        }
+        assert!(firsts.iter().all(|&n| (850..1150).contains(&n)), "{firsts:?}");
+        assert_eq!(first(&mut Density::default()), Position::new(0, 0));
+        // The counts kept in the tree equal a count of the leaves, game after game.
+        let rules = Rules::preset("starwars").unwrap();
+        let mut placer = Placer::with_rules(12, 10, &rules);
+        for g in 0..10 {
+            let mut ships = Vec::new();
+            placer.place(rules.fleet(), &mut Rng::for_stream(11, g), &mut ships).unwrap();
+            let board = Board::with_rules(12, 10, ships, &rules).unwrap();
+            let mut sonar = board.clone();
+            let mut silent = crate::observer::Silent;
+            let mut scan = Scan::new(&mut sonar, &mut silent);
+            let fleet = board.rules().fleet().clone();
+            let mut d = Density::with_random_ties(g);
+            d.rng = Some(Rng::new(g));
+            (d.rows, d.cols) = (12, 10);
+            d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+            let afloat = Afloat::new(12, 10, Some(&fleet));
+            d.rebuild(&scan, &afloat, &rules).unwrap();
+            while !scan.is_done() {
+                for node in 1..d.leaves {
+                    let (mut lo, mut hi) = (node, node + 1);
+                    while lo < d.leaves {
+                        (lo, hi) = (2 * lo, 2 * hi);
+                    }
+                    let n = (lo..hi).filter(|&leaf| d.tree[leaf] == d.tree[node]).count();
+                    assert_eq!(d.ties[node] as usize, n, "game {g} node {node}");
+                }
+                let pos = d.best().unwrap();
+                assert_eq!(d.tree[d.leaves + pos.index(10)], d.tree[1], "a best cell");
+                let mut spots = Vec::new();
+                d.covering(pos, &mut spots);
+                let before: Vec<u64> = spots.iter().map(|&s| d.weight(&scan, &afloat, &rules, s)).collect();
+                scan.probe(pos, Source::Density).unwrap();
+                d.set(pos.index(10), 0);
+                for (&spot, &w0) in spots.iter().zip(&before) {
+                    let w1 = d.weight(&scan, &afloat, &rules, spot);
+                    for i in d.open_cells(&scan, spot) {
+                        d.add(i, i128::from(w1) - i128::from(w0));
+                    }
+                }
             }
         }
     }

@@ -104,7 +104,7 @@ fn straight(rules: &Rules) -> Result<(), String> {
 }
 
 /// Every strategy, in the order help and errors list them.
-pub const STRATEGIES: [Entry; 9] = [
+pub const STRATEGIES: [Entry; 10] = [
     Entry {
         name: "linear",
         summary: "row by row, left to right",
@@ -121,7 +121,7 @@ pub const STRATEGIES: [Entry; 9] = [
     },
     Entry {
         name: "prob",
-        summary: "the statement's likelihood matrix and a queue of hit neighbours",
+        summary: "the statement's likelihood matrix, a queue of hit neighbours",
         supports: straight_apart,
         bytes_per_cell: 8,
         make: |_| Box::new(Probabilistic::default()),
@@ -167,6 +167,13 @@ pub const STRATEGIES: [Entry; 9] = [
         supports: any_rules,
         bytes_per_cell: 5,
         make: |_| Box::new(Density::default()),
+    },
+    Entry {
+        name: "density-random",
+        summary: "density, ties drawn at random (the remote-service solver)",
+        supports: any_rules,
+        bytes_per_cell: 5,
+        make: |seed| Box::new(Density::with_random_ties(seed)),
     },
 ];
 
