@@ -438,6 +438,10 @@ impl ScanStrategy for Parity {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        if scan.is_done() {
+            // No ship cell to find (a bay without ships): no lattice to lay.
+            return Ok(());
+        }
         self.reset(scan)?;
         if self.touch {
             return self.run_touching(scan);
