@@ -515,3 +515,18 @@ fn strategy_lists_accept_all_everywhere() {
     let csv = stdout_of(&["simulate", "--games", "2", "--strategies", "all", "--format", "csv"], b"");
     assert!(csv.contains("\ndensity,") && csv.contains("\nbayes,"), "{csv}");
 }
+
+#[test]
+fn generate_names_a_strategy_the_rules_allow() {
+    // prob by default; under rules prob cannot play (touching or drawn ships), density.
+    assert!(stdout_of(&["generate", "--seed", "4"], b"").starts_with("prob\n"));
+    for rules in ["classic", "starwars"] {
+        let input = stdout_of(&["generate", "--rules", rules, "--seed", "4"], b"");
+        assert!(input.starts_with("density\n"), "{rules}: {input}");
+        // And the judge plays what generate wrote.
+        let out = stdout_of(&["--rules", rules], input.as_bytes());
+        assert!(out.lines().any(|l| l.chars().all(|c| c.is_ascii_digit())), "{rules}: {out}");
+    }
+    let err = error_of(&["generate", "--rules", "classic", "--strategy", "prob"], b"");
+    assert!(err.contains("strategy prob cannot play these rules"), "{err}");
+}

@@ -17,7 +17,11 @@ const FLAGS: &[Flag] = &[
         "F",
         "instead of the fleet: straight ships of mixed sizes until\nabout F of the cells hold ships (random placement jams\nnear 0.27 when ships may not touch)",
     ),
-    Flag::value("--strategy", "NAME", "first line of the input").default("prob"),
+    Flag::value(
+        "--strategy",
+        "NAME",
+        "first line of the input [default: prob, or density under\nrules prob cannot play]",
+    ),
     Flag::value("--seed", "S", "random seed: the same seed gives the same output").default("2021"),
 ];
 
@@ -42,7 +46,10 @@ an error.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
-    let name = flags.text("--strategy").unwrap_or("prob");
+    // prob is the statement's; rules it cannot play (ships that touch, drawn ships) get
+    // density, which plays any.
+    let fallback = if strategy::for_rules("prob", 0, &rules).is_ok() { "prob" } else { "density" };
+    let name = flags.text("--strategy").unwrap_or(fallback);
     strategy::for_rules(name, 0, &rules).map_err(|e| CliError::Usage(format!("--strategy: {e}")))?;
     let mut rng = Rng::new(flags.get_or("--seed", DEFAULT_SEED)?);
     let mut placer = Placer::with_rules(rows, cols, &rules);
