@@ -174,7 +174,9 @@ impl ScanRecord {
     /// Pre: none. Post: no change.
     pub fn state(&self, pos: Position) -> CellState {
         if pos.row < self.rows && pos.col < self.cols {
-            self.state_at(pos.index(self.cols))
+            // Inside, so below rows * cols: no need for `state_at`'s check.
+            let i = pos.index(self.cols);
+            self.packed.get(i / CELLS_PER_WORD).map_or(CellState::Eliminated, |w| CellState::from_bits(bits_of(*w, i)))
         } else {
             CellState::Eliminated
         }

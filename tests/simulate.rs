@@ -119,7 +119,7 @@ fn generate_refuses_fleets_that_cannot_fit() {
         &["generate", "--rows", "2", "--cols", "5", "--fleet", "3,3"],
         &["generate", "--rows", "10", "--cols", "10", "--density", "0.6"],
         &["generate", "--rows", "10", "--cols", "0"],
-        &["generate", "--rules", "starwars", "--rows", "5"],
+        &["generate", "--rules", "starwars", "--rows", "3"],
     ] {
         let out = common::run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
