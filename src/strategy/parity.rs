@@ -32,7 +32,8 @@
 
 use super::ScanStrategy;
 use crate::afloat::Afloat;
-use crate::memory;
+use crate::cellset::CellSet;
+use crate::memory::{self, OutOfMemory};
 use crate::observer::Source;
 use crate::position::{Direction, Position};
 use crate::ranking::Ranking;
@@ -101,6 +102,58 @@ pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
         }
     }
     score
+}
+
+/// For each lattice offset `k < l`, the unknown cells with `(row + col) % l == k` that an
+/// `l`-cell ship may cover: those in a run of at least `l` unknown cells along their row
+/// or (for `l > 1`) their column. Runs are measured in one pass over the rows, so this
+/// costs a few reads per cell (`tests::lattice_need_counts_the_cells_placements_finds`
+/// holds it to the cell-by-cell count).
+/// Pre: `l >= 1`. Post: `l` counts; `Err` when the bit per cell cannot be had.
+fn lattice_need(scan: &Scan<'_>, l: usize) -> Result<Vec<usize>, OutOfMemory> {
+    let (rows, cols) = (scan.rows(), scan.cols());
+    let unknown = |r: usize, c: usize| scan.state(Position::new(r, c)) == CellState::Unknown;
+    // Cells in a long enough run, one bit each.
+    let mut long = CellSet::try_new(rows * cols)?;
+    for r in 0..rows {
+        let mut start = 0;
+        for c in 0..=cols {
+            if c < cols && unknown(r, c) {
+                continue;
+            }
+            if c - start >= l {
+                long.insert_range(r * cols + start, r * cols + c);
+            }
+            start = c + 1;
+        }
+    }
+    if l > 1 {
+        // Column runs, row by row: `up[c]` unknown cells end at this row in column c.
+        let mut up = memory::filled(cols, 0usize)?;
+        for r in 0..=rows {
+            for (c, run) in up.iter_mut().enumerate() {
+                if r < rows && unknown(r, c) {
+                    *run += 1;
+                    continue;
+                }
+                if *run >= l {
+                    (r - *run..r).for_each(|y| long.insert(y * cols + c));
+                }
+                *run = 0;
+            }
+        }
+    }
+    let mut need = vec![0usize; l];
+    for r in 0..rows {
+        for c in 0..cols {
+            if long.contains(r * cols + c) {
+                if let Some(n) = need.get_mut((r + c) % l) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    Ok(need)
 }
 
 /// Unknown cells in a straight line from `pos` (excluded) in direction `dir`, up to `max`.
@@ -199,9 +252,21 @@ impl Parity {
 
     /// The hunting key of `pos` on the current lattice (`(0, 0)`: not worth a probe).
     fn key_of(&self, scan: &Scan<'_>, pos: Position) -> Key {
-        let l = self.spacing.max(1);
-        if scan.state(pos) != CellState::Unknown || (pos.row + pos.col) % l != self.offset {
+        if (pos.row + pos.col) % self.spacing.max(1) != self.offset {
             return (0, 0);
+        }
+        match self.placements(scan, pos) {
+            0 => (0, 0),
+            n => (n as u32, neighbour_score(scan, pos) + 1),
+        }
+    }
+
+    /// The number of placements of a ship of the lattice's size through `pos` (0 when
+    /// `pos` is known): the first part of its key, whatever the lattice's offset.
+    fn placements(&self, scan: &Scan<'_>, pos: Position) -> usize {
+        let l = self.spacing.max(1);
+        if scan.state(pos) != CellState::Unknown {
+            return 0;
         }
         let count = |a: Direction, b: Direction| {
             let (x, y) = (free_run(scan, pos, a, l - 1), free_run(scan, pos, b, l - 1));
@@ -211,10 +276,7 @@ impl Parity {
         if l > 1 {
             n += count(Direction::N, Direction::S);
         }
-        if n == 0 {
-            return (0, 0);
-        }
-        (n as u32, neighbour_score(scan, pos) + 1)
+        n
     }
 
     /// Recomputes the key of `pos`.
@@ -232,16 +294,7 @@ impl Parity {
         self.spacing = l;
         let cells = self.rows * self.cols;
         // The offset leaving the fewest lattice cells that may hold an L ship.
-        let mut need = vec![0usize; l];
-        for i in 0..cells {
-            let p = Position::from_index(i, self.cols);
-            self.offset = (p.row + p.col) % l;
-            if self.key_of(scan, p).0 > 0 {
-                if let Some(n) = need.get_mut(self.offset) {
-                    *n += 1;
-                }
-            }
-        }
+        let need = lattice_need(scan, l).map_err(|e| scan.out_of_memory(e))?;
         self.offset = (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0);
         let cols = self.cols;
         let mut keys = std::mem::take(&mut self.keys);
@@ -678,6 +731,38 @@ mod tests {
             assert!(rank(pair[0]) < rank(pair[1]), "{pair:?}");
         }
         assert_eq!(rank((0, 0)), 0);
+    }
+
+    #[test]
+    fn lattice_need_counts_the_cells_placements_finds() {
+        let mut rng = crate::rng::Rng::new(4);
+        for (rows, cols) in [(1, 1), (1, 9), (8, 1), (6, 7), (10, 10), (13, 9)] {
+            let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
+            let mut sonar = board.clone();
+            let mut obs = crate::observer::Silent;
+            let mut scan = Scan::new(&mut sonar, &mut obs);
+            for step in 0..rows * cols {
+                let p = Position::from_index(rng.below((rows * cols) as u64) as usize, cols);
+                if scan.state(p) == CellState::Unknown {
+                    if step % 3 == 0 {
+                        scan.eliminate(p);
+                    } else {
+                        scan.probe(p, Source::Hunt).unwrap();
+                    }
+                }
+                for l in 1..=MAX_SHIP {
+                    let parity = Parity { spacing: l, rows, cols, ..Parity::default() };
+                    let mut plain = vec![0usize; l];
+                    for i in 0..rows * cols {
+                        let q = Position::from_index(i, cols);
+                        if parity.placements(&scan, q) > 0 {
+                            plain[(q.row + q.col) % l] += 1;
+                        }
+                    }
+                    assert_eq!(lattice_need(&scan, l).unwrap(), plain, "{rows}x{cols}, l = {l}, step {step}");
+                }
+            }
+        }
     }
 
     #[test]
