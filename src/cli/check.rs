@@ -10,7 +10,6 @@ use crate::grading::verdict::Verdict;
 use crate::strategy::{self, DEFAULT_SEED};
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 /// Flags choosing the cases (shared with `testset`).
@@ -200,45 +199,21 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs the check on a helper thread while this one shows progress on stderr (only
-/// when stderr is a terminal).
+/// Runs the check while the progress line shows the cases done (at a terminal).
 fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>) -> Result<Checked, CliError> {
     let progress = Progress::default();
     let total = cases.len();
-    let mut shown = false;
-    let result = std::thread::scope(|scope| {
-        // The worker drops `done` when it ends, which wakes this thread at once.
-        let (done, ended) = mpsc::channel::<()>();
-        let progress = &progress;
-        let worker = scope.spawn(move || {
-            let checked = check::check(cases, settings, progress);
-            drop(done);
-            checked
-        });
-        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(100)) {
-            if io.stderr_tty {
-                let line = if progress.shrinking.load(Ordering::Relaxed) {
-                    format!("shrinking the failures: {} runs", progress.shrink_runs.load(Ordering::Relaxed))
-                } else {
-                    format!(
-                        "{}/{total} cases, {} not accepted",
-                        progress.done.load(Ordering::Relaxed),
-                        progress.failing.load(Ordering::Relaxed)
-                    )
-                };
-                let _ = write!(io.stderr, "\r{line:<60}");
-                let _ = io.stderr.flush();
-                shown = true;
-            }
-        }
-        worker.join()
-    });
-    if shown {
-        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
-        let _ = io.stderr.flush();
-    }
-    match result {
-        Ok(r) => r.map_err(|e| CliError::Invalid(e.to_string())),
-        Err(_) => Err(CliError::Invalid("the check stopped unexpectedly".into())),
-    }
+    let line = |_: Duration| {
+        Some(if progress.shrinking.load(Ordering::Relaxed) {
+            format!("shrinking the failures: {} runs", progress.shrink_runs.load(Ordering::Relaxed))
+        } else {
+            format!(
+                "{}/{total} cases, {} not accepted",
+                progress.done.load(Ordering::Relaxed),
+                progress.failing.load(Ordering::Relaxed)
+            )
+        })
+    };
+    let checked = super::with_progress(io, "the check", || check::check(cases, settings, &progress), line)?;
+    checked.map_err(|e| CliError::Invalid(e.to_string()))
 }

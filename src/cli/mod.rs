@@ -225,6 +225,43 @@ pub(crate) fn read_limited(from: &mut dyn Read, what: &str, limit: u64) -> Resul
     Ok(bytes)
 }
 
+/// Runs `work` on a helper thread while this one redraws, every tenth of a second and
+/// only when stderr is a terminal, the line `line(elapsed)` gives (`None`: nothing yet);
+/// the line is wiped at the end. `what` names the work if its thread dies.
+/// Pre: none. Post: `work`'s result, or `Err` when its thread panicked.
+pub(crate) fn with_progress<T: Send>(
+    io: &mut Streams<'_>,
+    what: &str,
+    work: impl FnOnce() -> T + Send,
+    line: impl Fn(std::time::Duration) -> Option<String>,
+) -> Result<T, CliError> {
+    let start = std::time::Instant::now();
+    let mut shown = false;
+    let result = std::thread::scope(|scope| {
+        // The worker drops `done` when it ends, which wakes this thread at once.
+        let (done, ended) = std::sync::mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            let result = work();
+            drop(done);
+            result
+        });
+        let tick = std::time::Duration::from_millis(100);
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(tick) {
+            if let (true, Some(text)) = (io.stderr_tty, line(start.elapsed())) {
+                let _ = write!(io.stderr, "\r{text:<60}");
+                let _ = io.stderr.flush();
+                shown = true;
+            }
+        }
+        worker.join()
+    });
+    if shown {
+        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
+        let _ = io.stderr.flush();
+    }
+    result.map_err(|_| CliError::Invalid(format!("{what} stopped unexpectedly")))
+}
+
 /// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
 /// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
 /// Pre: none. Post: `0.0` for an empty whole.

@@ -12,7 +12,7 @@ use crate::simulation::{simulate, SimConfig, SimResult, StrategyStats};
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const FLAGS: &[Flag] = &[
     Flag::value("--games", "N", "boards to play").default("1000000"),
@@ -268,39 +268,24 @@ fn strategy_list(text: &str, rules: &Rules) -> Result<Vec<String>, CliError> {
     Ok(out)
 }
 
-/// Runs the simulation on a helper thread while this one reports progress on stderr
-/// (only when stderr is a terminal and after the first second).
+/// Runs the simulation while the progress line (at a terminal, after the first
+/// second) shows the share of games played, the rate and the time left.
 fn run_with_progress(config: &SimConfig, io: &mut Streams<'_>) -> Result<SimResult, CliError> {
     let done = AtomicU64::new(0);
-    let start = Instant::now();
-    let mut shown = false;
-    let result = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| simulate(config, &done));
-        while !worker.is_finished() {
-            std::thread::sleep(Duration::from_millis(100));
-            let elapsed = start.elapsed().as_secs_f64();
-            if io.stderr_tty && elapsed > 1.0 {
-                // `done` counts the games each strategy finished.
-                let total = config.played().saturating_mul(config.strategies.len().max(1) as u64);
-                let n = done.load(Ordering::Relaxed).min(total);
-                let rate = n as f64 / config.strategies.len().max(1) as f64 / elapsed;
-                let left = if n > 0 { (total - n) as f64 * elapsed / n as f64 } else { 0.0 };
-                let pct = super::percent(n, total);
-                let _ = write!(io.stderr, "\r{pct:>5}% done, {rate:.0} games/s, about {left:.0} s left   ");
-                let _ = io.stderr.flush();
-                shown = true;
-            }
+    let line = |elapsed: Duration| {
+        let elapsed = elapsed.as_secs_f64();
+        if elapsed <= 1.0 {
+            return None;
         }
-        worker.join()
-    });
-    if shown {
-        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
-        let _ = io.stderr.flush();
-    }
-    match result {
-        Ok(r) => r.map_err(|e| CliError::Invalid(e.to_string())),
-        Err(_) => Err(CliError::Invalid("the simulation stopped unexpectedly".into())),
-    }
+        // `done` counts the games each strategy finished.
+        let total = config.played().saturating_mul(config.strategies.len().max(1) as u64);
+        let n = done.load(Ordering::Relaxed).min(total);
+        let rate = n as f64 / config.strategies.len().max(1) as f64 / elapsed;
+        let left = if n > 0 { (total - n) as f64 * elapsed / n as f64 } else { 0.0 };
+        Some(format!("{:>5}% done, {rate:.0} games/s, about {left:.0} s left", super::percent(n, total)))
+    };
+    let result = super::with_progress(io, "the simulation", || simulate(config, &done), line)?;
+    result.map_err(|e| CliError::Invalid(e.to_string()))
 }
 
 /// The text report: statistics, paired comparison, chart and timing.
