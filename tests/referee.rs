@@ -6,70 +6,10 @@
 
 mod common;
 
+use common::game;
+
 use spot_the_ships::rules::{Rules, PRESET_NAMES};
 use spot_the_ships::strategy::STRATEGIES;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_spot-the-ships");
-
-/// What one game through the pipes gave.
-struct Game {
-    /// The player's output after its last question (count and grid).
-    output: String,
-    play_status: Option<i32>,
-    referee_status: Option<i32>,
-    play_stderr: String,
-    referee_stderr: String,
-}
-
-/// Runs `referee REF_ARGS` and `play PLAY_ARGS` joined by pipes.
-fn game(referee_args: &[&str], play_args: &[&str]) -> Game {
-    let mut referee = Command::new(BIN)
-        .arg("referee")
-        .args(referee_args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("referee starts");
-    let from_referee = referee.stdout.take().expect("referee stdout");
-    let mut to_referee = referee.stdin.take().expect("referee stdin");
-    let mut play = Command::new(BIN)
-        .arg("play")
-        .args(play_args)
-        .stdin(Stdio::from(from_referee))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("play starts");
-    let mut from_play = BufReader::new(play.stdout.take().expect("play stdout"));
-    let mut output = String::new();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if from_play.read_line(&mut line).expect("read play") == 0 {
-            break;
-        }
-        if line.starts_with("? ") {
-            // A closed referee (it stopped on an error) is reported by its status.
-            let _ = to_referee.write_all(line.as_bytes());
-            let _ = to_referee.flush();
-        } else {
-            output.push_str(&line);
-        }
-    }
-    drop(to_referee);
-    let play_out = play.wait_with_output().expect("play ends");
-    let referee_out = referee.wait_with_output().expect("referee ends");
-    Game {
-        output,
-        play_status: play_out.status.code(),
-        referee_status: referee_out.status.code(),
-        play_stderr: String::from_utf8_lossy(&play_out.stderr).into_owned(),
-        referee_stderr: String::from_utf8_lossy(&referee_out.stderr).into_owned(),
-    }
-}
 
 fn judge(rules: &str, strategy: &str, seed: &str, input: &str) -> String {
     let out = common::run(&["--rules", rules, "--strategy", strategy, "--seed", seed, input], b"");

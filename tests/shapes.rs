@@ -6,11 +6,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use common::{game, Game};
 
-const BIN: &str = env!("CARGO_BIN_EXE_spot-the-ships");
+use std::path::PathBuf;
 
 /// A fresh directory for this test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -205,64 +203,6 @@ fn a_good_fleet_file_is_the_preset_it_draws() {
     let grid = file(&dir, "grid.txt", &".........\n".repeat(9));
     assert_eq!(ok(&[&["advise", &grid][..], &flags].concat(), b""), ok(&["advise", "--rules", "starwars", &grid], b""));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// What one game through the pipes gave.
-struct Game {
-    /// The player's output after its last question: placement lines, count, grid.
-    output: String,
-    play_status: Option<i32>,
-    referee_status: Option<i32>,
-    play_stderr: String,
-    referee_stderr: String,
-}
-
-/// Runs `referee REF_ARGS` and `play PLAY_ARGS` as two processes: the referee's stdout
-/// is the player's stdin; the player's questions are passed back to the referee.
-fn game(referee_args: &[&str], play_args: &[&str]) -> Game {
-    let mut referee = Command::new(BIN)
-        .arg("referee")
-        .args(referee_args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("referee starts");
-    let from_referee = referee.stdout.take().expect("referee stdout");
-    let mut to_referee = referee.stdin.take().expect("referee stdin");
-    let mut play = Command::new(BIN)
-        .arg("play")
-        .args(play_args)
-        .stdin(Stdio::from(from_referee))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("play starts");
-    let mut from_play = BufReader::new(play.stdout.take().expect("play stdout"));
-    let mut output = String::new();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if from_play.read_line(&mut line).expect("read play") == 0 {
-            break;
-        }
-        if line.starts_with("? ") {
-            let _ = to_referee.write_all(line.as_bytes());
-            let _ = to_referee.flush();
-        } else {
-            output.push_str(&line);
-        }
-    }
-    drop(to_referee);
-    let play_out = play.wait_with_output().expect("play ends");
-    let referee_out = referee.wait_with_output().expect("referee ends");
-    Game {
-        output,
-        play_status: play_out.status.code(),
-        referee_status: referee_out.status.code(),
-        play_stderr: String::from_utf8_lossy(&play_out.stderr).into_owned(),
-        referee_stderr: String::from_utf8_lossy(&referee_out.stderr).into_owned(),
-    }
 }
 
 /// The ships of a judge input with a drawn fleet: (kind from 1, row, column) each.

@@ -355,20 +355,17 @@ impl ScanStrategy for Density {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::placement::{random_board, Placer};
+    use crate::placement::random_board;
     use crate::rng::Rng;
-    use crate::strategy::{solve, testing::assert_finished};
+    use crate::strategy::solve;
+    use crate::strategy::testing::{assert_finished, game_boards};
 
     #[test]
     fn finds_every_ship_under_every_preset() {
         for name in ["problem-g", "classic", "russian", "starwars"] {
             let rules = Rules::preset(name).unwrap();
             let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
-            let mut placer = Placer::with_rules(rows, cols, &rules);
-            for g in 0..30 {
-                let mut ships = Vec::new();
-                placer.place(rules.fleet(), &mut Rng::for_stream(8, g), &mut ships).unwrap();
-                let board = Board::with_rules(rows, cols, ships, &rules).unwrap();
+            for board in game_boards(&rules, rows, cols, 8, 30) {
                 assert_finished(&board, &solve(&mut Density::default(), &mut board.clone()).unwrap());
             }
         }
@@ -384,11 +381,7 @@ mod tests {
         for name in ["problem-g", "classic", "russian", "starwars"] {
             let rules = Rules::preset(name).unwrap();
             let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
-            let mut placer = Placer::with_rules(rows, cols, &rules);
-            for g in 0..8 {
-                let mut ships = Vec::new();
-                placer.place(rules.fleet(), &mut Rng::for_stream(9, g), &mut ships).unwrap();
-                let board = Board::with_rules(rows, cols, ships, &rules).unwrap();
+            for (g, board) in game_boards(&rules, rows, cols, 9, 8).into_iter().enumerate() {
                 // Play by hand, comparing the tree's leaves with weigh_all at each step.
                 let mut sonar = board.clone();
                 let mut silent = crate::observer::Silent;
@@ -439,11 +432,7 @@ mod tests {
         // rebuilds after every probe: the same probes, game after game.
         for name in ["classic", "russian"] {
             let rules = Rules::preset(name).unwrap();
-            let mut placer = Placer::with_rules(10, 10, &rules);
-            for g in 0..20 {
-                let mut ships = Vec::new();
-                placer.place(rules.fleet(), &mut Rng::for_stream(10, g), &mut ships).unwrap();
-                let board = Board::with_rules(10, 10, ships, &rules).unwrap();
+            for (g, board) in game_boards(&rules, 10, 10, 10, 20).into_iter().enumerate() {
                 let fast = solve(&mut Density::default(), &mut board.clone()).unwrap();
                 // Plain: best cell of weigh_all each step.
                 let mut sonar = board.clone();
@@ -494,11 +483,7 @@ mod tests {
         assert_eq!(first(&mut Density::default()), Position::new(0, 0));
         // The counts kept in the tree equal a count of the leaves, game after game.
         let rules = Rules::preset("starwars").unwrap();
-        let mut placer = Placer::with_rules(12, 10, &rules);
-        for g in 0..10 {
-            let mut ships = Vec::new();
-            placer.place(rules.fleet(), &mut Rng::for_stream(11, g), &mut ships).unwrap();
-            let board = Board::with_rules(12, 10, ships, &rules).unwrap();
+        for (g, board) in (0..).zip(game_boards(&rules, 12, 10, 11, 10)) {
             let mut sonar = board.clone();
             let mut silent = crate::observer::Silent;
             let mut scan = Scan::new(&mut sonar, &mut silent);

@@ -149,20 +149,17 @@ impl ScanStrategy for Hunt {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::placement::{random_board, Placer};
+    use crate::placement::random_board;
     use crate::rules::Rules;
-    use crate::strategy::{solve, testing::assert_finished};
+    use crate::strategy::solve;
+    use crate::strategy::testing::{assert_finished, game_boards};
 
     #[test]
     fn finds_every_ship_under_every_preset() {
         let mut rng = Rng::new(5);
         for name in ["problem-g", "classic", "russian"] {
             let rules = Rules::preset(name).unwrap();
-            let mut placer = Placer::with_rules(10, 10, &rules);
-            for g in 0..60 {
-                let mut ships = Vec::new();
-                placer.place(rules.fleet(), &mut Rng::for_stream(3, g), &mut ships).unwrap();
-                let board = Board::with_rules(10, 10, ships, &rules).unwrap();
+            for (g, board) in (0..).zip(game_boards(&rules, 10, 10, 3, 60)) {
                 for mut s in [Hunt::new(g), Hunt::with_parity(g)] {
                     let record = solve(&mut s, &mut board.clone()).unwrap();
                     assert_finished(&board, &record);

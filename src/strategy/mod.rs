@@ -298,8 +298,24 @@ pub fn solve_reusing(
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::board::Board;
+    use crate::placement::Placer;
     use crate::position::Position;
     use crate::record::{CellState, ScanRecord};
+    use crate::rng::Rng;
+    use crate::rules::Rules;
+
+    /// The boards of games `0..games` under `rules`, each placed from its own stream of
+    /// `seed` as simulate places them.
+    pub(crate) fn game_boards(rules: &Rules, rows: usize, cols: usize, seed: u64, games: u64) -> Vec<Board> {
+        let mut placer = Placer::with_rules(rows, cols, rules);
+        (0..games)
+            .map(|g| {
+                let mut ships = Vec::new();
+                placer.place(rules.fleet(), &mut Rng::for_stream(seed, g), &mut ships).unwrap();
+                Board::with_rules(rows, cols, ships, rules).unwrap()
+            })
+            .collect()
+    }
 
     /// Asserts that `record` is a finished scan of `board`: every ship cell hit, every
     /// probed-water or eliminated cell water, at most one probe per cell.

@@ -707,12 +707,9 @@ mod tests {
         for name in ["classic", "russian"] {
             for sunk in [crate::rules::Sunk::None, crate::rules::Sunk::Yes, crate::rules::Sunk::Named] {
                 let rules = Rules::preset(name).unwrap().with_sunk(sunk);
-                let mut placer = Placer::with_rules(10, 10, &rules);
                 let mut total = 0;
-                for g in 0..100 {
-                    let mut ships = Vec::new();
-                    placer.place(rules.fleet(), &mut Rng::for_stream(6, g), &mut ships).unwrap();
-                    total += check(&Board::with_rules(10, 10, ships, &rules).unwrap());
+                for board in crate::strategy::testing::game_boards(&rules, 10, 10, 6, 100) {
+                    total += check(&board);
                 }
                 // Well below random's ~96 (classic) and linear's.
                 assert!(total < 100 * 80, "{name} {sunk:?}: mean {}", total as f64 / 100.0);

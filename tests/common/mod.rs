@@ -25,6 +25,67 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+/// What one game of `referee` against `play` through pipes gave.
+pub struct Game {
+    /// The player's output after its last question: placement lines, count, grid.
+    pub output: String,
+    pub play_status: Option<i32>,
+    pub referee_status: Option<i32>,
+    pub play_stderr: String,
+    pub referee_stderr: String,
+}
+
+/// Runs `referee REF_ARGS` and `play PLAY_ARGS` as two processes: the referee's stdout
+/// is the player's stdin; the player's questions are passed back to the referee.
+pub fn game(referee_args: &[&str], play_args: &[&str]) -> Game {
+    use std::io::{BufRead, BufReader};
+    let bin = env!("CARGO_BIN_EXE_spot-the-ships");
+    let mut referee = Command::new(bin)
+        .arg("referee")
+        .args(referee_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("referee starts");
+    let from_referee = referee.stdout.take().expect("referee stdout");
+    let mut to_referee = referee.stdin.take().expect("referee stdin");
+    let mut play = Command::new(bin)
+        .arg("play")
+        .args(play_args)
+        .stdin(Stdio::from(from_referee))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    let mut from_play = BufReader::new(play.stdout.take().expect("play stdout"));
+    let mut output = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if from_play.read_line(&mut line).expect("read play") == 0 {
+            break;
+        }
+        if line.starts_with("? ") {
+            // A closed referee (it stopped on an error) is reported by its status.
+            let _ = to_referee.write_all(line.as_bytes());
+            let _ = to_referee.flush();
+        } else {
+            output.push_str(&line);
+        }
+    }
+    drop(to_referee);
+    let play_out = play.wait_with_output().expect("play ends");
+    let referee_out = referee.wait_with_output().expect("referee ends");
+    Game {
+        output,
+        play_status: play_out.status.code(),
+        referee_status: referee_out.status.code(),
+        play_stderr: String::from_utf8_lossy(&play_out.stderr).into_owned(),
+        referee_stderr: String::from_utf8_lossy(&referee_out.stderr).into_owned(),
+    }
+}
+
 /// A parsed judge input, kept deliberately simple.
 pub struct Problem {
     pub strategy: String,
