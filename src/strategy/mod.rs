@@ -264,11 +264,15 @@ fn solve_in(
     mut record: ScanRecord,
 ) -> Result<ScanRecord, ScanError> {
     let (rows, cols) = (sonar.rows(), sonar.cols());
-    // What a shortage quotes: the whole run's need when the table knows it.
-    let per_cell = STRATEGIES.iter().find(|e| e.name == strategy.name()).map_or(0, |e| e.bytes_per_cell);
-    let need = rows.saturating_mul(cols).saturating_mul(per_cell).saturating_add(BASE_BYTES);
+    // What a shortage quotes: the whole run's need when the table knows it (looked up
+    // only then: simulate comes through here millions of times a second).
+    let name = strategy.name();
     let short = |e: ScanError| match e {
-        ScanError::OutOfMemory(s) => ScanError::OutOfMemory(s.at_least(need)),
+        ScanError::OutOfMemory(s) => {
+            let per_cell = STRATEGIES.iter().find(|e| e.name == name).map_or(0, |e| e.bytes_per_cell);
+            let need = rows.saturating_mul(cols).saturating_mul(per_cell).saturating_add(BASE_BYTES);
+            ScanError::OutOfMemory(s.at_least(need))
+        }
         e => e,
     };
     record.try_reserve(rows, cols).map_err(|e| short(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
