@@ -243,6 +243,35 @@ mod tests {
         }
     }
 
+    /// The classic game with the posterior estimated from more and more sampled layouts,
+    /// against density on the same boards: greedy play on an ever better posterior comes
+    /// to density's mean, not below it (see README, "Rules"). A measurement: `cargo test
+    /// --release --lib classic_posterior -- --ignored --nocapture` (about 2 minutes).
+    #[test]
+    #[ignore = "a measurement: run with --ignored --nocapture"]
+    fn classic_posterior_play_against_density_as_samples_grow() {
+        let rules = crate::rules::Rules::preset("classic").unwrap();
+        let games = 1000;
+        let boards: Vec<Board> = (0..games)
+            .map(|i| {
+                let mut ships = Vec::new();
+                Placer::with_rules(10, 10, &rules)
+                    .place(rules.fleet(), &mut Rng::for_stream(99, i), &mut ships)
+                    .unwrap();
+                Board::with_rules(10, 10, ships, &rules).unwrap()
+            })
+            .collect();
+        let mean = |s: &mut dyn crate::strategy::ScanStrategy| {
+            let total: usize = boards.iter().map(|b| solve(s, &mut b.clone()).unwrap().scans()).sum();
+            total as f64 / games as f64
+        };
+        println!("{games} classic games: density {:.2}", mean(&mut crate::strategy::Density::default()));
+        for samples in [16, 64, 256, 1024] {
+            let mut bayes = Bayes::with_settings(1, Settings { samples, ..Settings::default() });
+            println!("bayes, {samples} sampled layouts per probe: {:.2}", mean(&mut bayes));
+        }
+    }
+
     #[test]
     fn posterior_play_beats_prob_on_average() {
         let mut placer = Placer::new(10, 10);

@@ -44,8 +44,23 @@ pub fn block(rows: usize, cols: usize, ship: &Ship, blocked: &mut [bool]) {
     }
 }
 
+/// Marks what `ship` forbids to the ships placed after it: its cells and, unless ships
+/// may touch, their 8 neighbours.
+pub fn forbid(rows: usize, cols: usize, ship: &Ship, touch: bool, blocked: &mut [bool]) {
+    if touch {
+        ship.cells().for_each(|p| blocked[p.index(cols)] = true);
+    } else {
+        block(rows, cols, ship, blocked);
+    }
+}
+
 /// `Σ_orders Π 1/n_k` for `ships` (any order), placed largest first.
 pub fn path_sum(rows: usize, cols: usize, ships: &[Ship], used: &mut [bool], blocked: &[bool]) -> f64 {
+    path_sum_under(rows, cols, false, ships, used, blocked)
+}
+
+/// [`path_sum`] when ships may touch (`touch`) or not.
+fn path_sum_under(rows: usize, cols: usize, touch: bool, ships: &[Ship], used: &mut [bool], blocked: &[bool]) -> f64 {
     let next = ships.iter().zip(used.iter()).filter(|(_, &u)| !u).map(|(s, _)| s.size()).max();
     let Some(size) = next else { return 1.0 };
     let n = valid(rows, cols, size, blocked).len() as f64;
@@ -55,9 +70,9 @@ pub fn path_sum(rows: usize, cols: usize, ships: &[Ship], used: &mut [bool], blo
             continue;
         }
         let mut child = blocked.to_vec();
-        block(rows, cols, &ships[k], &mut child);
+        forbid(rows, cols, &ships[k], touch, &mut child);
         used[k] = true;
-        total += path_sum(rows, cols, ships, used, &child) / n;
+        total += path_sum_under(rows, cols, touch, ships, used, &child) / n;
         used[k] = false;
     }
     total
@@ -82,11 +97,16 @@ pub struct Layout {
 /// told apart), with its exact probability under the generator (`Z` is the sum of the
 /// unnormalised weights, as every layout is listed).
 pub fn all(rows: usize, cols: usize, fleet: &[usize]) -> Vec<Layout> {
+    all_under(rows, cols, fleet, false)
+}
+
+/// [`all`] when ships may touch (`touch`: they only never overlap) or not.
+pub fn all_under(rows: usize, cols: usize, fleet: &[usize], touch: bool) -> Vec<Layout> {
     let mut sizes = fleet.to_vec();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
     let mut out = Vec::new();
     let mut ships = Vec::new();
-    extend(rows, cols, &sizes, &mut ships, &vec![false; rows * cols], &mut out);
+    extend(rows, cols, touch, &sizes, &mut ships, &vec![false; rows * cols], &mut out);
     let z: f64 = out.iter().map(|l| l.prob).sum();
     for layout in &mut out {
         layout.prob /= z;
@@ -96,9 +116,17 @@ pub fn all(rows: usize, cols: usize, fleet: &[usize]) -> Vec<Layout> {
 
 /// Places `sizes[ships.len()..]` in every way after `ships`; equal ships in increasing
 /// placement order, so each layout comes once.
-fn extend(rows: usize, cols: usize, sizes: &[usize], ships: &mut Vec<Ship>, blocked: &[bool], out: &mut Vec<Layout>) {
+fn extend(
+    rows: usize,
+    cols: usize,
+    touch: bool,
+    sizes: &[usize],
+    ships: &mut Vec<Ship>,
+    blocked: &[bool],
+    out: &mut Vec<Layout>,
+) {
     let Some(&size) = sizes.get(ships.len()) else {
-        let prob = path_sum(rows, cols, ships, &mut vec![false; ships.len()], &vec![false; rows * cols]);
+        let prob = path_sum_under(rows, cols, touch, ships, &mut vec![false; ships.len()], &vec![false; rows * cols]);
         out.push(Layout { ships: ships.clone(), prob });
         return;
     };
@@ -110,9 +138,9 @@ fn extend(rows: usize, cols: usize, sizes: &[usize], ships: &mut Vec<Ship>, bloc
             continue;
         }
         let mut child = blocked.to_vec();
-        block(rows, cols, &ship, &mut child);
+        forbid(rows, cols, &ship, touch, &mut child);
         ships.push(ship);
-        extend(rows, cols, sizes, ships, &child, out);
+        extend(rows, cols, touch, sizes, ships, &child, out);
         ships.pop();
     }
 }
