@@ -296,8 +296,16 @@ fn board_error(config: &SimConfig, e: &BoardError) -> SimError {
     }
 }
 
-/// Games a thread takes from the shared counter at a time.
+/// Games a thread takes from the shared counter at a time, at most.
 const BLOCK: u64 = 1024;
+
+/// Games a thread takes at a time when `played` games are shared by `threads`: about
+/// an eighth of a thread's share, so that the threads end close together (a 1024-game
+/// block taken last by one thread could leave the other idle for as long), but at least
+/// a batch and at most [`BLOCK`].
+fn block_for(played: u64, threads: usize, batch: usize) -> u64 {
+    (played / (threads.max(1) as u64 * 8)).clamp(batch.max(1) as u64, BLOCK)
+}
 
 /// Games whose boards a thread places before each strategy plays them all in turn: one
 /// strategy's code and branch history stay warm for a batch, and the clock is read once
@@ -477,12 +485,13 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
     // The counter and the blocks count the games played (`j`); game `config.game_at(j)`
     // is played, so a shard skips the other shards' games without changing a result.
     let played = config.played();
+    let block = block_for(played, config.threads, batch_size);
     loop {
-        let first = next.fetch_add(BLOCK, Ordering::Relaxed);
+        let first = next.fetch_add(block, Ordering::Relaxed);
         if first >= played || failed() {
             return tally;
         }
-        let last = (first + BLOCK).min(played);
+        let last = (first + block).min(played);
         for batch in (first..last).step_by(batch_size) {
             if batch > first && failed() {
                 return tally;
