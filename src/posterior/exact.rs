@@ -5,7 +5,7 @@
 
 use super::model::Model;
 use super::prior::{Counts, GenPrior, MAX_LABELINGS};
-use super::table::Table;
+use super::table::{Fit, Table};
 use super::Prior;
 
 /// The outcome of an enumeration: unlabeled layouts, their total prior weight, and the
@@ -39,6 +39,10 @@ struct Enumeration<'a> {
     limit: usize,
     /// Placements used by some layout, when asked for.
     used: Option<std::collections::BTreeSet<u32>>,
+    /// The free placements that fit at each depth, and scratch for finding them.
+    candidates: Vec<Vec<u32>>,
+    blocked: Vec<u64>,
+    fit: Fit,
 }
 
 impl Enumeration<'_> {
@@ -106,7 +110,7 @@ impl Enumeration<'_> {
     /// hit, then the free ships.
     fn constraints(&mut self, d: usize) -> Option<(f64, f64)> {
         let Some(opts) = self.m.next_constraint(self.t, self.level(d), &self.rem) else {
-            return self.free(d, 0, 0);
+            return self.free(d, 0, None);
         };
         let mut total = (0.0, 0.0);
         for &pid in opts {
@@ -125,27 +129,40 @@ impl Enumeration<'_> {
     }
 
     /// Layouts placing the free ships of the groups from `first` on; ships of group
-    /// `first` take candidates from index `from` on (interchangeable ships in increasing
-    /// order).
-    fn free(&mut self, d: usize, first: usize, from: usize) -> Option<(f64, f64)> {
+    /// `first` take placements after `after` (interchangeable ships in increasing
+    /// order). The placements tried are those of the model's free list that fit the
+    /// depth's mask, in the list's order, found bit-parallel.
+    fn free(&mut self, d: usize, first: usize, after: Option<u32>) -> Option<(f64, f64)> {
         let Some(g) = (first..self.rem.len()).find(|&g| self.rem.get(g).copied().unwrap_or(0) > 0) else {
             return Some(self.leaf());
         };
-        let from = if g == first { from } else { 0 };
-        let mut total = (0.0, 0.0);
-        let list = self.m.free.get(g).map_or(&[][..], |v| v);
-        for (j, &pid) in list.iter().enumerate().skip(from) {
-            let Some(p) = self.t.get(pid).copied() else { continue };
-            if !self.t.disjoint(self.level(d), p.cells) {
-                continue;
-            }
-            self.rem[g] -= 1;
-            let r = self.place(d, pid, |e| e.free(d + 1, g, j + 1));
-            self.rem[g] += 1;
-            let (c, w) = r?;
-            total = (total.0 + c, total.1 + w);
+        let after = if g == first { after } else { None };
+        if self.candidates.len() <= d {
+            self.candidates.resize(d + 1, Vec::new());
         }
-        Some(total)
+        let mut candidates = self.candidates.get_mut(d).map(std::mem::take).unwrap_or_default();
+        let mut blocked = std::mem::take(&mut self.blocked);
+        blocked.clear();
+        blocked.extend(self.level(d).iter().zip(&self.m.free_blocked).map(|(a, b)| a | b));
+        self.t.fitting_in_order(&blocked, g, &mut self.fit, &mut candidates);
+        self.blocked = blocked;
+        let mut total = Some((0.0, 0.0));
+        for &pid in candidates.iter().filter(|&&pid| after.is_none_or(|a| pid > a)) {
+            self.rem[g] -= 1;
+            let r = self.place(d, pid, |e| e.free(d + 1, g, Some(pid)));
+            self.rem[g] += 1;
+            match (r, total) {
+                (Some((c, w)), Some((tc, tw))) => total = Some((tc + c, tw + w)),
+                _ => {
+                    total = None;
+                    break;
+                }
+            }
+        }
+        if let Some(slot) = self.candidates.get_mut(d) {
+            *slot = candidates;
+        }
+        total
     }
 }
 
@@ -182,6 +199,9 @@ pub(super) fn enumerate_noting(
         nodes: 0,
         limit,
         used: note.then(Default::default),
+        candidates: Vec::new(),
+        blocked: Vec::new(),
+        fit: Fit::default(),
     };
     let (layouts, weight) = e.constraints(0)?;
     let used = e.used.map_or(Vec::new(), |u| u.into_iter().collect());

@@ -10,7 +10,7 @@
 
 use super::groups::{group_of, Group};
 use super::prior::{ln_factorial, Counts, GenPrior, MAX_LABELINGS};
-use super::table::{bit, set_bit, Table};
+use super::table::{bit, set_bit, Fit, Table};
 use super::{Evidence, PosteriorError, Prior};
 use crate::position::Position;
 use crate::record::CellState;
@@ -40,6 +40,9 @@ pub(super) struct Model {
     pub hit_opts: Vec<Vec<u32>>,
     /// Placements of each group that avoid `base` and every hit's halo.
     pub free: Vec<Vec<u32>>,
+    /// The cells a free placement avoids: `base` and the hits with what their halos
+    /// reach (a placement avoids it exactly when it is in `free`).
+    pub free_blocked: Vec<u64>,
     /// `ln Π rem[g]!`: orders of the interchangeable ships still to place.
     pub ln_rem_labels: f64,
     /// The generator prior, split at the largest groups whose ships are all settled
@@ -170,17 +173,25 @@ impl Model {
             return Err(PosteriorError::Contradiction("hits remain but every ship is finished".into()));
         }
         m.ln_rem_labels = m.rem.iter().map(|&k| ln_factorial(k)).sum();
-        for (g, free) in m.free.iter_mut().enumerate() {
-            if m.rem.get(g).copied().unwrap_or(0) == 0 {
-                continue;
+        // A free ship's placement avoids the blocked cells, and its halo the hits: its
+        // cells avoid the hits' surroundings as far as a halo reaches.
+        let mut avoid = m.base.clone();
+        for &h in &m.hit_cells {
+            set_bit(&mut avoid, h);
+            if ev.rules.reach() > 0 {
+                let p = Position::from_index(h, cols);
+                for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                    set_bit(&mut avoid, q.index(cols));
+                }
             }
-            *free = t
-                .of_group(g)
-                .iter()
-                .copied()
-                .filter(|&pid| t.get(pid).is_some_and(|p| t.disjoint(&m.base, p.cells) && t.disjoint(&m.hits, p.halo)))
-                .collect();
         }
+        let mut fit = Fit::default();
+        for (g, free) in m.free.iter_mut().enumerate() {
+            if m.rem.get(g).copied().unwrap_or(0) > 0 {
+                t.fitting_in_order(&avoid, g, &mut fit, free);
+            }
+        }
+        m.free_blocked = avoid;
         let announce = ev.rules.sunk() != crate::rules::Sunk::None;
         for &h in &m.hit_cells {
             let mut opts = Vec::new();

@@ -72,6 +72,8 @@ pub(super) struct Fit {
     /// The same masks on boards of at most 128 cells (then `accs` is not used): a
     /// group has at most 4 shapes, the turns of one drawing.
     small: [u128; 4],
+    /// The bits of each of `small`.
+    small_counts: [u64; 4],
 }
 
 impl Table {
@@ -218,6 +220,7 @@ impl Table {
     }
 
     /// The placements of group `g`, for each anchor in row-major order its variants.
+    #[cfg(test)]
     pub fn of_group(&self, g: usize) -> &[u32] {
         self.by_group.get(g).map_or(&[], Vec::as_slice)
     }
@@ -278,14 +281,15 @@ impl Table {
     fn fitting_small(&self, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {
         let free = !small(blocked) & self.board_small;
         let mut total = 0;
-        for (out, slot) in fit.small.iter_mut().zip(self.slots_of(g)) {
+        for ((out, count), slot) in fit.small.iter_mut().zip(&mut fit.small_counts).zip(self.slots_of(g)) {
             let mut a = self.starts_small.get(slot).copied().unwrap_or(0);
             let offsets = self.offsets.get(slot).map_or(&[][..], |v| v);
             self.add_work(offsets.len() + 1);
             for &o in offsets {
                 a &= free.checked_shr(o as u32).unwrap_or(0);
             }
-            total += u64::from(a.count_ones());
+            *count = u64::from(a.count_ones());
+            total += *count;
             *out = a;
         }
         total
@@ -306,8 +310,7 @@ impl Table {
     /// placement found by the last [`Table::fitting`] call for group `g`.
     pub fn nth_fit(&self, fit: &Fit, g: usize, mut r: u64) -> Option<u32> {
         if self.words <= 2 {
-            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
-                let c = u64::from(a.count_ones());
+            for ((&a, &c), slot) in fit.small.iter().zip(&fit.small_counts).zip(self.slots_of(g)) {
                 if r >= c {
                     r -= c;
                     continue;
@@ -331,6 +334,40 @@ impl Table {
             }
         }
         None
+    }
+
+    /// Writes into `out` the placements of group `g` whose cells all avoid `blocked`, in
+    /// the order of their ids (anchors in row-major order, each one's variants in order):
+    /// the group's placements filtered, found bit-parallel.
+    /// Pre: none. Post: `out` sorted by placement id.
+    pub fn fitting_in_order(&self, blocked: &[u64], g: usize, fit: &mut Fit, out: &mut Vec<u32>) {
+        out.clear();
+        // Not counted as work: the budget of [`Table::take_work`] measures the estimates,
+        // and building a model never counted.
+        let work = self.work.get();
+        self.fitting(blocked, g, fit);
+        self.work.set(work);
+        if self.words > 2 {
+            self.for_each_fit(fit, g, |pid| out.push(pid));
+            // Ids were given in `of_group` order.
+            out.sort_unstable();
+            return;
+        }
+        let slots = self.slots_of(g);
+        let masks = fit.small.get(..slots.len()).unwrap_or(&[]);
+        // Every anchor some variant fits at, in row-major order; its variants in order.
+        let mut anchors = masks.iter().fold(0u128, |a, &m| a | m);
+        while anchors != 0 {
+            let anchor = anchors.trailing_zeros();
+            for (&m, slot) in masks.iter().zip(slots.clone()) {
+                if m >> anchor & 1 == 1 {
+                    if let Some(pid) = self.find(slot, anchor as usize) {
+                        out.push(pid);
+                    }
+                }
+            }
+            anchors &= anchors - 1;
+        }
     }
 
     /// Calls `f` on every placement found by the last [`Table::fitting`] call for group
@@ -369,32 +406,72 @@ impl Table {
     }
 }
 
-/// The position of the `r`-th set bit of `a` (from 0, lowest first), by halves and
-/// bytes rather than bit by bit.
+/// The position of the `r`-th set bit of `a` (from 0, lowest first): in the low word or,
+/// past its bits, the high one (see [`select64`]).
 /// Pre: `r < a.count_ones()`. Post: a bit index below 128.
 #[inline]
-fn select(a: u128, mut r: u32) -> u32 {
-    let (mut word, mut base) = (a as u64, 0);
-    if r >= word.count_ones() {
-        r -= word.count_ones();
-        word = (a >> 64) as u64;
-        base = 64;
+fn select(a: u128, r: u32) -> u32 {
+    let low = a as u64;
+    let sums = byte_sums(low);
+    let in_low = (sums >> 56) as u32;
+    if r < in_low {
+        select64(low, sums, r)
+    } else {
+        let high = (a >> 64) as u64;
+        64 + select64(high, byte_sums(high), r - in_low)
     }
-    let mut shift = 0;
-    while shift < 64 {
-        let c = ((word >> shift) & 0xff).count_ones();
-        if r < c {
-            break;
-        }
-        r -= c;
-        shift += 8;
-    }
-    let mut byte = (word >> shift.min(63)) & 0xff;
-    for _ in 0..r {
-        byte &= byte - 1;
-    }
-    base + shift + byte.trailing_zeros()
 }
+
+/// Byte `i` of the result: the set bits of `w` in its bytes `0..=i` (at most 64, so
+/// each fits its byte; the top byte is `w.count_ones()`).
+#[inline]
+fn byte_sums(w: u64) -> u64 {
+    let mut s = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    s.wrapping_mul(BYTE_ONES)
+}
+
+/// `0x01` in every byte.
+const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The `r`-th set bit of `w` given its [`byte_sums`], broadword (after Vigna's
+/// "Broadword implementation of rank/select queries"): every byte's running sum is
+/// compared with `r` at once, which finds the byte holding the bit, and a table gives
+/// the bit within the byte. No loop, no branch.
+/// Pre: `sums == byte_sums(w)`, `r < w.count_ones()`. Post: a bit index below 64.
+#[inline]
+fn select64(w: u64, sums: u64, r: u32) -> u32 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Byte i's high bit is set when sums_i <= r (0x80 + r - sums_i, no borrow: sums_i <= 64).
+    let at_most = (((u64::from(r) * BYTE_ONES) | HIGH) - sums) & HIGH;
+    // The running sums never decrease: the bytes with sums_i <= r come first, and their
+    // number is the byte holding the bit.
+    let shift = (((at_most >> 7).wrapping_mul(BYTE_ONES) >> 56) * 8) as u32;
+    let before = ((sums << 8) >> shift) as u32 & 0xff;
+    let byte = ((w >> shift) & 0xff) as usize;
+    let k = r.wrapping_sub(before) as usize & 7;
+    shift + u32::from(SELECT_IN_BYTE.get(byte * 8 + k).copied().unwrap_or(0))
+}
+
+/// `SELECT_IN_BYTE[b * 8 + k]`: the position of the `k`-th set bit of the byte `b` (0
+/// where `b` has fewer bits).
+const SELECT_IN_BYTE: [u8; 256 * 8] = {
+    let mut table = [0u8; 256 * 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut bit) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[b * 8 + k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The first two words of a mask as one `u128` (a board of at most 128 cells).
 #[inline]
@@ -468,10 +545,37 @@ mod tests {
     }
 
     #[test]
+    fn fitting_in_order_is_the_group_filtered() {
+        let mut rng = Rng::new(6);
+        for name in ["problem-g", "classic", "starwars"] {
+            let rules = Rules::preset(name).unwrap();
+            let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
+            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20)] {
+                let t = Table::new(rows, cols, &groups, rules.reach());
+                for _ in 0..20 {
+                    let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                    for g in 0..groups.len() {
+                        let (mut fit, mut got) = (Fit::default(), Vec::new());
+                        t.fitting_in_order(&blocked, g, &mut fit, &mut got);
+                        let want: Vec<u32> = t
+                            .of_group(g)
+                            .iter()
+                            .copied()
+                            .filter(|&pid| t.disjoint(&blocked, t.get(pid).unwrap().cells))
+                            .collect();
+                        assert_eq!(got, want, "{name} {rows}x{cols} group {g}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn select_finds_the_rth_bit() {
         let mut rng = Rng::new(2);
-        for _ in 0..2000 {
-            let a = u128::from(rng.next_u64() & rng.next_u64()) | u128::from(rng.next_u64()) << 64;
+        let edges = [u128::MAX, 1 << 127, 1, 1 << 63 | 1 << 64, u128::from(u64::MAX), u128::MAX << 64, 0x80 << 56];
+        let random = (0..2000).map(|_| u128::from(rng.next_u64() & rng.next_u64()) | u128::from(rng.next_u64()) << 64);
+        for a in edges.into_iter().chain(random) {
             let bits: Vec<u32> = (0..128).filter(|&b| a >> b & 1 == 1).collect();
             for (r, &b) in bits.iter().enumerate() {
                 assert_eq!(select(a, r as u32), b);
