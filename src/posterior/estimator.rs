@@ -33,6 +33,9 @@ pub struct Estimator {
     spare: Vec<Sample>,
     /// Work units spent since the last [`Estimator::reset`] (see [`Estimator::work`]).
     work: u64,
+    /// The rules of the last call and their groups (a caller asks under the same rules
+    /// call after call).
+    grouped: Option<(Rules, Vec<Group>)>,
 }
 
 impl Estimator {
@@ -57,6 +60,7 @@ impl Estimator {
             union: Vec::new(),
             spare: Vec::new(),
             work: 0,
+            grouped: None,
         }
     }
 
@@ -101,7 +105,14 @@ impl Estimator {
     /// evidence is malformed, the board too large, or no layout agrees with it.
     pub fn estimate_under(&mut self, ev: &Evidence<'_>) -> Result<Posterior, PosteriorError> {
         check(ev)?;
-        let groups = groups::groups(ev.rules.fleet(), ev.rules);
+        let groups = match &self.grouped {
+            Some((rules, groups)) if rules == ev.rules => groups.clone(),
+            _ => {
+                let groups = groups::groups(ev.rules.fleet(), ev.rules);
+                self.grouped = Some((ev.rules.clone(), groups.clone()));
+                groups
+            }
+        };
         let reach = ev.rules.reach();
         if self.table.as_ref().is_none_or(|t| !t.fits(ev.rows, ev.cols, &groups, reach)) {
             self.table = Some(Table::new(ev.rows, ev.cols, &groups, reach));

@@ -290,8 +290,9 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool
             });
         }
     }
+    // How many of one list's placements hold each cell (back to 0 after each list).
+    let mut all = vec![0u32; n];
     for opts in m.sunk_opts.iter().chain(&m.hit_opts) {
-        let mut all = vec![0u32; n];
         for &pid in opts {
             for c in t.cells(pid) {
                 if let Some(x) = may.get_mut(c) {
@@ -302,10 +303,13 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool
                 }
             }
         }
-        for (c, &k) in all.iter().enumerate() {
-            if k as usize == opts.len() && !opts.is_empty() {
-                if let Some(x) = ship.get_mut(c) {
-                    *x = true;
+        for &pid in opts {
+            for c in t.cells(pid) {
+                if let (Some(k), Some(x)) = (all.get_mut(c), ship.get_mut(c)) {
+                    if *k as usize == opts.len() {
+                        *x = true;
+                    }
+                    *k = 0;
                 }
             }
         }
