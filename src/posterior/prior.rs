@@ -96,12 +96,17 @@ pub(super) struct GenPrior<'a> {
     /// depth (`words` each).
     levels: Vec<u64>,
     counts: &'a mut Counts,
+    /// The sums of [`GenPrior::sum_rec`] already made in this sum, by the set of ships
+    /// placed (bit `k`: `ships[k]`).
+    done: Vec<(u64, f64)>,
+    /// Which ships the recursion placed (scratch).
+    used: Vec<bool>,
 }
 
 impl<'a> GenPrior<'a> {
     /// An evaluator on table `t`, remembering its counts in `counts`.
     pub fn new(t: &'a Table, counts: &'a mut Counts) -> GenPrior<'a> {
-        GenPrior { t, fit: Fit::default(), levels: Vec::new(), counts }
+        GenPrior { t, fit: Fit::default(), levels: Vec::new(), counts, done: Vec::new(), used: Vec::new() }
     }
 
     /// `ln Π 1/n_k` for `ships` placed in this order after `blocked` (halos so far),
@@ -120,18 +125,42 @@ impl<'a> GenPrior<'a> {
     /// `Σ Π 1/n_k` over every order of `ships` that keeps the groups in placement order
     /// (`ships` grouped by group, in placement order), placed after `blocked`.
     pub fn sum_over_labelings(&mut self, ships: &[u32], blocked: &[u64]) -> f64 {
-        let mut used = vec![false; ships.len()];
+        let mut used = std::mem::take(&mut self.used);
+        used.clear();
+        used.resize(ships.len(), false);
         let w = self.t.words;
         self.levels.clear();
         self.levels.resize((ships.len() + 1) * w, 0);
         if let Some(first) = self.levels.get_mut(..w) {
             first.copy_from_slice(blocked.get(..w).unwrap_or(&[]));
         }
-        self.sum_rec(ships, &mut used, 0)
+        self.done.clear();
+        let sum = self.sum_rec(ships, &mut used, 0, 0);
+        self.used = used;
+        sum
     }
 
     /// The sum for the unused ships, placed after the mask of depth `d`.
-    fn sum_rec(&mut self, ships: &[u32], used: &mut [bool], d: usize) -> f64 {
+    ///
+    /// It depends on the set of ships placed only (their halos' union is the mask, in
+    /// whatever order they came), and the orders of interchangeable ships reach each set
+    /// many times (both orders of a pair lead to the pair placed): the first sum made for
+    /// a set is kept and given again, the very same number.
+    /// `set` has bit `k` for each `used[k]` (sums of more than 64 ships are not kept).
+    fn sum_rec(&mut self, ships: &[u32], used: &mut [bool], set: u64, d: usize) -> f64 {
+        let keep = ships.len() <= 64;
+        if let Some(&(_, sum)) = self.done.iter().find(|(s, _)| keep && *s == set) {
+            return sum;
+        }
+        let sum = self.sum_rec_fresh(ships, used, set, d);
+        if keep {
+            self.done.push((set, sum));
+        }
+        sum
+    }
+
+    /// [`GenPrior::sum_rec`] made afresh.
+    fn sum_rec_fresh(&mut self, ships: &[u32], used: &mut [bool], set: u64, d: usize) -> f64 {
         let w = self.t.words;
         // The next slot takes the first group left (in placement order); any unused ship
         // of that group.
@@ -160,7 +189,7 @@ impl<'a> GenPrior<'a> {
             if let Some(x) = used.get_mut(k) {
                 *x = true;
             }
-            total += self.sum_rec(ships, used, d + 1) / n;
+            total += self.sum_rec(ships, used, set | 1u64.checked_shl(k as u32).unwrap_or(0), d + 1) / n;
             if let Some(x) = used.get_mut(k) {
                 *x = false;
             }
@@ -201,7 +230,14 @@ pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut R
     }
     s.blocked.clear();
     s.blocked.extend_from_slice(&m.prefix_blocked);
-    let mut g = GenPrior { t, fit: std::mem::take(&mut s.fit), levels: Vec::new(), counts: &mut s.counts };
+    let mut g = GenPrior {
+        t,
+        fit: std::mem::take(&mut s.fit),
+        levels: Vec::new(),
+        counts: &mut s.counts,
+        done: Vec::new(),
+        used: Vec::new(),
+    };
     let ln = g.ln_in_order(&ships, &mut s.blocked);
     s.fit = g.fit;
     s.ships = ships;
