@@ -447,7 +447,8 @@ fn measure(spec: &str, classic: bool, names: &[&str; 3]) {
         let best = (words.get(2) != Some(&"no-optimum")).then(|| scans(Policy::Best));
         let [top3, greedy] = [Policy::Likeliest(3), GREEDY].map(scans);
         let [a, b, c] = names.map(|name| cells + played(&game, name));
-        let above = |v: f64| best.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * (v - b) / b));
+        // Rounding can put a strategy a hair below the best: shown as 0.0%, not -0.0%.
+        let above = |v: f64| best.map_or("-".to_string(), |b| format!("{:.1}%", (100.0 * (v - b) / b).max(0.0)));
         println!(
             "| {} | {} | {} | {} | {top3:.3} | {greedy:.3} | {a:.3} | {b:.3} | {c:.3} | {} | {} |",
             words[0],
