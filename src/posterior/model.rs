@@ -56,6 +56,18 @@ pub(super) struct Model {
     pub fail_first: bool,
 }
 
+/// Sets cell `i` in `mask` and, when `reach` is 1, its 8 neighbours: what a ship cell
+/// there forbids to the other ships.
+fn forbid_around(mask: &mut [u64], i: usize, rows: usize, cols: usize, reach: usize) {
+    set_bit(mask, i);
+    if reach > 0 {
+        let p = Position::from_index(i, cols);
+        for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+            set_bit(mask, q.index(cols));
+        }
+    }
+}
+
 /// True when the cell is known water.
 fn is_water(s: CellState) -> bool {
     matches!(s, CellState::Miss | CellState::Eliminated)
@@ -100,13 +112,7 @@ impl Model {
         }
         // Wrecks: cells of ships sunk and left out of the fleet, with what they forbid.
         for (i, _) in ev.wrecks.iter().enumerate().filter(|(_, &w)| w) {
-            let p = Position::from_index(i, cols);
-            set_bit(&mut m.base, i);
-            if ev.rules.reach() > 0 {
-                for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
-                    set_bit(&mut m.base, q.index(cols));
-                }
-            }
+            forbid_around(&mut m.base, i, rows, cols, ev.rules.reach());
         }
         // With straight ships that never touch, a run of hits closed at both ends is a
         // whole ship: it is settled at once (when its size names one group).
@@ -175,23 +181,16 @@ impl Model {
         m.ln_rem_labels = m.rem.iter().map(|&k| ln_factorial(k)).sum();
         // A free ship's placement avoids the blocked cells, and its halo the hits: its
         // cells avoid the hits' surroundings as far as a halo reaches.
-        let mut avoid = m.base.clone();
+        m.free_blocked = m.base.clone();
         for &h in &m.hit_cells {
-            set_bit(&mut avoid, h);
-            if ev.rules.reach() > 0 {
-                let p = Position::from_index(h, cols);
-                for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
-                    set_bit(&mut avoid, q.index(cols));
-                }
-            }
+            forbid_around(&mut m.free_blocked, h, rows, cols, ev.rules.reach());
         }
         let mut fit = Fit::default();
         for (g, free) in m.free.iter_mut().enumerate() {
             if m.rem.get(g).copied().unwrap_or(0) > 0 {
-                t.fitting_in_order(&avoid, g, &mut fit, free);
+                t.fitting_in_order(&m.free_blocked, g, &mut fit, free);
             }
         }
-        m.free_blocked = avoid;
         let announce = ev.rules.sunk() != crate::rules::Sunk::None;
         for &h in &m.hit_cells {
             let mut opts = Vec::new();

@@ -42,8 +42,6 @@ pub(super) struct Table {
     reach: usize,
     arena: Vec<u64>,
     all: Vec<Placement>,
-    /// Placement ids by group: for each anchor in row-major order, its variants in order.
-    by_group: Vec<Vec<u32>>,
     /// The first variant slot of each group, and one past the last.
     slots: Vec<usize>,
     /// Each slot's cell offsets (row-major index steps from the anchor), and shape.
@@ -100,7 +98,6 @@ impl Table {
             reach,
             arena: Vec::new(),
             all: Vec::new(),
-            by_group: vec![Vec::new(); groups.len()],
             lookup: vec![u32::MAX; shapes.len() * cells],
             board: vec![0; words],
             starts: vec![vec![0; words]; shapes.len()],
@@ -147,9 +144,6 @@ impl Table {
                         ring: t.span(&ring),
                     };
                     let pid = t.all.len() as u32;
-                    if let Some(list) = t.by_group.get_mut(g) {
-                        list.push(pid);
-                    }
                     if let Some(x) = t.lookup.get_mut(slot * cells + i) {
                         *x = pid;
                     }
@@ -217,12 +211,6 @@ impl Table {
     #[inline]
     pub fn get(&self, pid: u32) -> Option<&Placement> {
         self.all.get(pid as usize)
-    }
-
-    /// The placements of group `g`, for each anchor in row-major order its variants.
-    #[cfg(test)]
-    pub fn of_group(&self, g: usize) -> &[u32] {
-        self.by_group.get(g).map_or(&[], Vec::as_slice)
     }
 
     /// The variant slots of group `g`.
@@ -349,7 +337,7 @@ impl Table {
         self.work.set(work);
         if self.words > 2 {
             self.for_each_fit(fit, g, |pid| out.push(pid));
-            // Ids were given in `of_group` order.
+            // Ids were given in that order.
             out.sort_unstable();
             return;
         }
@@ -557,10 +545,10 @@ mod tests {
                     for g in 0..groups.len() {
                         let (mut fit, mut got) = (Fit::default(), Vec::new());
                         t.fitting_in_order(&blocked, g, &mut fit, &mut got);
-                        let want: Vec<u32> = t
-                            .of_group(g)
-                            .iter()
-                            .copied()
+                        // Ids are given group by group, each group's anchors in row-major
+                        // order, each anchor's variants in order.
+                        let want: Vec<u32> = (0..t.all.len() as u32)
+                            .filter(|&pid| t.get(pid).unwrap().group as usize == g)
                             .filter(|&pid| t.disjoint(&blocked, t.get(pid).unwrap().cells))
                             .collect();
                         assert_eq!(got, want, "{name} {rows}x{cols} group {g}");
