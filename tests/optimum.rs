@@ -135,30 +135,37 @@ impl<'g> Misses<'g> {
     /// an answer may be "sunk" and tell layouts of the same cells apart, so a probe is
     /// informative when the layouts' *answers* differ, a sure hit may be worth making
     /// (for the sunk answers it prepares), and the game ends when every layout left has
-    /// the same cells.
+    /// the same cells; under Problem G's rules the answers are the cells.
     fn of(&mut self, set: &[u32], hits: u64) -> f64 {
-        if self.game.classic {
-            return self.of_classic(set, hits);
+        let game = self.game;
+        if game.classic {
+            let first = set.first().map_or(0, |&k| game.masks[k as usize]);
+            if set.iter().all(|&k| game.masks[k as usize] == first) {
+                return 0.0;
+            }
+        } else {
+            if set.len() <= 1 {
+                return 0.0;
+            }
+            if set.len() == 2 {
+                // One informative probe tells the two apart. Each layout has cells the
+                // other lacks; a cell of the likelier one is the best probe, and greedy's.
+                let (a, b) = (game.probs[set[0] as usize], game.probs[set[1] as usize]);
+                return a.min(b) / (a + b);
+            }
         }
-        if set.len() <= 1 {
-            return 0.0;
-        }
-        if set.len() == 2 {
-            // One informative probe tells the two apart. Each layout has cells the other
-            // lacks; a cell of the likelier one is the best probe, and greedy's too.
-            let (a, b) = (self.game.probs[set[0] as usize], self.game.probs[set[1] as usize]);
-            return a.min(b) / (a + b);
-        }
-        let print = (fingerprint(set), 0);
+        // Without sunk answers what is hit does not matter.
+        let hits = if game.classic { hits } else { 0 };
+        let print = (fingerprint(set), hits);
         if let Some(&m) = self.memo.get(&print) {
             return m;
         }
-        let cells = self.game.rows * self.game.cols;
+        let cells = game.rows * game.cols;
         let mut total = 0.0;
         let mut on = vec![0.0f64; cells];
         let mut count = vec![0usize; cells];
         for &k in set {
-            let (mask, p) = (self.game.masks[k as usize], self.game.probs[k as usize]);
+            let (mask, p) = (game.masks[k as usize], game.probs[k as usize]);
             total += p;
             let mut bits = mask;
             while bits != 0 {
@@ -168,8 +175,14 @@ impl<'g> Misses<'g> {
                 bits &= bits - 1;
             }
         }
-        // Informative cells, most likely ship first (the first in row-major order among equals).
-        let mut candidates: Vec<usize> = (0..cells).filter(|&c| count[c] > 0 && count[c] < set.len()).collect();
+        // The probes worth making, most likely ship first (the first in row-major order
+        // among equals): classic, any cell not hit yet that holds a ship in some layout;
+        // Problem G, the cells some layouts have and others lack.
+        let worth = |c: usize| match game.classic {
+            true => count[c] > 0 && hits & (1 << c) == 0,
+            false => count[c] > 0 && count[c] < set.len(),
+        };
+        let mut candidates: Vec<usize> = (0..cells).filter(|&c| worth(c)).collect();
         candidates.sort_by(|&a, &b| on[b].total_cmp(&on[a]).then(a.cmp(&b)));
         if let Policy::Likeliest(k) = self.policy {
             candidates.truncate(k);
@@ -180,45 +193,6 @@ impl<'g> Misses<'g> {
             if water >= best {
                 // Even with no miss after it, this probe cannot beat `best`; nor can any
                 // later candidate, as they come by rising chance of water.
-                break;
-            }
-            let (ship, sea): (Vec<u32>, Vec<u32>) =
-                set.iter().partition(|&&k| self.game.masks[k as usize] & (1 << c) != 0);
-            best = best.min(water * (1.0 + self.of(&sea, 0)) + (1.0 - water) * self.of(&ship, 0));
-        }
-        self.memo.insert(print, best);
-        best
-    }
-
-    /// [`Misses::of`] under classic rules.
-    fn of_classic(&mut self, set: &[u32], hits: u64) -> f64 {
-        let game = self.game;
-        let first = set.first().map_or(0, |&k| game.masks[k as usize]);
-        if set.iter().all(|&k| game.masks[k as usize] == first) {
-            return 0.0;
-        }
-        let print = (fingerprint(set), hits);
-        if let Some(&m) = self.memo.get(&print) {
-            return m;
-        }
-        let cells = game.rows * game.cols;
-        let mut total = 0.0;
-        let mut on = vec![0.0f64; cells];
-        for &k in set {
-            let (mask, p) = (game.masks[k as usize], game.probs[k as usize]);
-            total += p;
-            (0..cells).filter(|&c| mask & (1 << c) != 0).for_each(|c| on[c] += p);
-        }
-        // Cells not hit yet that hold a ship in some layout, most likely first.
-        let mut candidates: Vec<usize> = (0..cells).filter(|&c| on[c] > 0.0 && hits & (1 << c) == 0).collect();
-        candidates.sort_by(|&a, &b| on[b].total_cmp(&on[a]).then(a.cmp(&b)));
-        if let Policy::Likeliest(k) = self.policy {
-            candidates.truncate(k);
-        }
-        let mut best = f64::INFINITY;
-        for c in candidates {
-            let water = 1.0 - on[c] / total;
-            if water >= best {
                 break;
             }
             // The layouts by answer (0 water, 1 hit, 2 + size sunk).
@@ -234,7 +208,7 @@ impl<'g> Misses<'g> {
             for (a, part) in &parts {
                 let p: f64 = part.iter().map(|&k| game.probs[k as usize]).sum::<f64>() / total;
                 let after = if *a == 0 { hits } else { hits | 1 << c };
-                value += p * self.of_classic(part, after);
+                value += p * self.of(part, after);
             }
             best = best.min(value);
         }
