@@ -1,50 +1,44 @@
-//! Spot the ships: a bay of non-touching ships of 1 to 5 cells, and strategies that
+//! Spot the ships: a bay of ships of 1 to 5 cells that never touch, and strategies that
 //! probe cells ("ship or water?") until every ship cell is spotted.
 //!
-//! The judge path: [`input::parse`] turns the three-line input into a [`board::Board`]
-//! of [`ship::Ship`]s and a strategy name; [`strategy::by_name`] picks a
-//! [`strategy::ScanStrategy`]; the strategy probes through a [`scan::Scan`] (or, when
-//! nobody watches, its quiet lane [`quiet::QuietScan`]), which asks the board only
-//! "ship or water?" ([`sonar::Sonar`]) and keeps the [`record::ScanRecord`] that is
-//! rendered into the final grid.
+//! # The crate's map
 //!
-//! The grading kit (`check`, `testset`) lives in `grading`: test cases, a process
-//! runner with time and output limits, Mooshak's verdicts, shrinking and test-set
-//! layouts.
+//! The folders follow the judge's pipeline, three-line input -> [`Board`] of [`Ship`]s
+//! -> [`ScanStrategy`] -> final grid and count; each layer uses only the layers above it
+//! in this list:
+//!
+//! | folder        | what lives there |
+//! |---------------|------------------|
+//! | [`limits`]    | resource limits: allocations that may fail |
+//! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
+//! | [`render`]    | what is printed: answer words, counted nouns, JSON |
+//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
+//! | [`strategy`]  | the strategies, declared in one table ([`strategy::by_name`]), and the aids only they use |
+//! | [`posterior`] | the probability of every cell given the answers (bayes and `advise`) |
+//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit |
+//! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
+//!
+//! # How one probe flows
+//!
+//! [`game::input::parse`] reads the input into a [`Board`] and a strategy name;
+//! [`strategy::by_name`] picks the [`ScanStrategy`]; the strategy asks a [`Scan`] to
+//! probe a cell; the scan asks the board (through [`scan::sonar::Sonar`], "ship or
+//! water?", and under rules that announce it "sunk"), records the answer in its
+//! [`scan::record::ScanRecord`] and tells its observer; when every ship cell is spotted,
+//! the record is rendered as the final grid and count.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod afloat;
-pub mod arena;
-pub mod board;
-pub mod cellset;
-pub mod chart;
 pub mod cli;
-pub mod fleet;
-pub(crate) mod grading;
-pub mod input;
-pub mod interactive;
-pub mod json;
-pub mod likelihood;
-pub mod memory;
-pub mod merge;
-pub mod observer;
-pub mod placement;
-pub mod position;
+pub mod game;
+pub mod limits;
 pub mod posterior;
-pub mod protocol;
-pub mod quiet;
-pub mod ranking;
-pub mod record;
-pub mod rng;
-pub mod rules;
-pub mod runs;
+pub mod render;
 pub mod scan;
-pub mod shape;
-pub mod ship;
-pub mod simulation;
-pub mod sonar;
-pub mod state;
 pub mod strategy;
-pub mod trace;
-pub(crate) mod words;
+pub mod tools;
+
+pub use game::board::Board;
+pub use game::ship::Ship;
+pub use scan::Scan;
+pub use strategy::ScanStrategy;

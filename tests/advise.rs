@@ -3,7 +3,7 @@
 
 mod common;
 
-use spot_the_ships::likelihood::recompute;
+use spot_the_ships::strategy::likelihood::recompute;
 
 /// The parts of an `advise` report.
 struct Report {
@@ -272,11 +272,11 @@ fn help_describes_the_format() {
 
 #[test]
 fn deductions_are_sound_on_random_games() {
-    use spot_the_ships::placement::random_board;
-    use spot_the_ships::position::Position;
-    use spot_the_ships::record::CellState;
-    use spot_the_ships::rng::Rng;
-    use spot_the_ships::state::StateGrid;
+    use spot_the_ships::game::placement::random_board;
+    use spot_the_ships::game::position::Position;
+    use spot_the_ships::game::rng::Rng;
+    use spot_the_ships::scan::record::CellState;
+    use spot_the_ships::scan::state::StateGrid;
     let mut rng = Rng::new(5);
     let (mut water_found, mut ship_found) = (0, 0);
     for _ in 0..3000 {

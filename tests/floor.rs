@@ -17,15 +17,16 @@
 mod layouts;
 
 use layouts::{block, key, path_sum, valid};
-use spot_the_ships::board::Board;
-use spot_the_ships::observer::{ScanObserver, Source};
-use spot_the_ships::placement::{Placer, STANDARD_FLEET};
-use spot_the_ships::position::Position;
+use spot_the_ships::game::board::Board;
+use spot_the_ships::game::placement::{Placer, STANDARD_FLEET};
+use spot_the_ships::game::position::Position;
+use spot_the_ships::game::rng::Rng;
+use spot_the_ships::game::ship::Ship;
 use spot_the_ships::posterior::{Estimator, Settings};
-use spot_the_ships::record::CellState;
-use spot_the_ships::rng::Rng;
-use spot_the_ships::ship::Ship;
-use spot_the_ships::sonar::Answer;
+use spot_the_ships::scan::observer::{ScanObserver, Source};
+use spot_the_ships::scan::record::CellState;
+use spot_the_ships::scan::referee::Referee;
+use spot_the_ships::scan::sonar::Answer;
 use spot_the_ships::strategy::{by_name, solve_observed};
 use std::collections::HashMap;
 
@@ -134,10 +135,10 @@ fn information_floor_of_the_benchmark() {
         let mut strategy = by_name(name, 1).expect("strategy");
         for g in 0..games {
             let ships = placer.place_fleet(&STANDARD_FLEET, &mut Rng::for_stream(2021, g)).expect("fits");
-            let mut board = Board::new(rows, cols, ships).expect("valid");
+            let board = Board::new(rows, cols, ships).expect("valid");
             obs.grid = vec![CellState::Unknown; rows * cols];
             strategy.reseed(g);
-            solve_observed(strategy.as_mut(), &mut board, &mut obs).expect("solved");
+            solve_observed(strategy.as_mut(), &mut Referee::new(&board), &mut obs).expect("solved");
         }
         let g = games as f64;
         println!(

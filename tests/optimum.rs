@@ -27,12 +27,13 @@
 
 mod layouts;
 
-use spot_the_ships::board::Board;
-use spot_the_ships::fleet::Fleet;
-use spot_the_ships::placement::Placer;
-use spot_the_ships::rng::Rng;
-use spot_the_ships::rules::Rules;
-use spot_the_ships::ship::Ship;
+use spot_the_ships::game::board::Board;
+use spot_the_ships::game::fleet::Fleet;
+use spot_the_ships::game::placement::Placer;
+use spot_the_ships::game::rng::Rng;
+use spot_the_ships::game::rules::Rules;
+use spot_the_ships::game::ship::Ship;
+use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::strategy::{for_rules, solve};
 use std::collections::HashMap;
 
@@ -233,9 +234,9 @@ fn played(game: &Game, name: &str) -> f64 {
     let mut strategy = for_rules(name, 2021, &rules).expect("a strategy for the rules");
     let mut sum = 0.0;
     for layout in &game.layouts {
-        let mut board = Board::with_rules(game.rows, game.cols, layout.ships.clone(), &rules).expect("a valid layout");
+        let board = Board::with_rules(game.rows, game.cols, layout.ships.clone(), &rules).expect("a valid layout");
         strategy.reseed(0);
-        let record = solve(strategy.as_mut(), &mut board).expect("solved");
+        let record = solve(strategy.as_mut(), &mut Referee::new(&board)).expect("solved");
         sum += layout.prob * (record.scans() - game.ship_cells()) as f64;
     }
     sum

@@ -5,12 +5,12 @@
 
 mod common;
 
-use spot_the_ships::board::Board;
 use spot_the_ships::cli::{self, CliError, Streams};
-use spot_the_ships::placement::random_board;
-use spot_the_ships::position::Position;
-use spot_the_ships::rng::Rng;
-use spot_the_ships::sonar::Sonar;
+use spot_the_ships::game::board::Board;
+use spot_the_ships::game::placement::random_board;
+use spot_the_ships::game::position::Position;
+use spot_the_ships::game::rng::Rng;
+use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::strategy::{self, NAMES};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -87,7 +87,7 @@ fn size_args(board: &Board) -> Vec<String> {
 
 /// Plays `games` random boards (up to 8x8) with every strategy, on one thread per
 /// strategy, comparing each game with the library's own run through `sonar_of`.
-fn every_strategy_matches<S: Sonar>(games: usize, seed: u64, with_fleet: bool, sonar_of: fn(&Board) -> S) {
+fn every_strategy_matches(games: usize, seed: u64, with_fleet: bool) {
     let start = Instant::now();
     std::thread::scope(|scope| {
         for name in NAMES {
@@ -99,7 +99,13 @@ fn every_strategy_matches<S: Sonar>(games: usize, seed: u64, with_fleet: bool, s
                     let board = random_board(rows, cols, &mut rng).unwrap();
                     let game_seed = 1000 + game as u64;
                     let mut s = strategy::by_name(name, game_seed).expect("strategy");
-                    let record = strategy::solve(s.as_mut(), &mut sonar_of(&board)).expect("direct run");
+                    let direct = Referee::new(&board);
+                    let record = if with_fleet {
+                        strategy::solve(s.as_mut(), &mut { direct })
+                    } else {
+                        strategy::solve(s.as_mut(), &mut common::NoFleet(direct))
+                    }
+                    .expect("direct run");
                     let expected = record.render_output(Some(&board));
                     let mut args = size_args(&board);
                     if with_fleet {
@@ -122,13 +128,13 @@ fn every_strategy_matches<S: Sonar>(games: usize, seed: u64, with_fleet: bool, s
 
 #[test]
 fn every_strategy_plays_the_judges_game_over_pipes() {
-    every_strategy_matches(200, 77, true, Board::clone);
+    every_strategy_matches(200, 77, true);
 }
 
 /// A board that hides its fleet: only the number of ship cells is known (`--cells`).
 #[test]
 fn every_strategy_plays_with_only_a_cell_count() {
-    every_strategy_matches(40, 78, false, |b| common::NoFleet(b.clone()));
+    every_strategy_matches(40, 78, false);
 }
 
 fn play(args: &[&str], answers: &str) -> std::process::Output {

@@ -8,7 +8,7 @@ mod common;
 
 use common::game;
 
-use spot_the_ships::rules::{Rules, PRESET_NAMES};
+use spot_the_ships::game::rules::{Rules, PRESET_NAMES};
 use spot_the_ships::strategy::STRATEGIES;
 
 fn judge(rules: &str, strategy: &str, seed: &str, input: &str) -> String {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use spot_the_ships::input;
+use spot_the_ships::game::input;
 use spot_the_ships::strategy::NAMES;
 
 fn stdout(args: &[&str]) -> String {

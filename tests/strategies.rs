@@ -4,13 +4,14 @@
 
 mod common;
 
-use spot_the_ships::board::Board;
-use spot_the_ships::likelihood::{recompute, Likelihood};
-use spot_the_ships::observer::ScanObserver;
-use spot_the_ships::placement::{random_board, Placer};
-use spot_the_ships::position::Position;
-use spot_the_ships::record::{CellState, ScanRecord};
-use spot_the_ships::rng::Rng;
+use spot_the_ships::game::board::Board;
+use spot_the_ships::game::placement::{random_board, Placer};
+use spot_the_ships::game::position::Position;
+use spot_the_ships::game::rng::Rng;
+use spot_the_ships::scan::observer::{ScanObserver, ScoreView};
+use spot_the_ships::scan::record::{CellState, ScanRecord};
+use spot_the_ships::scan::referee::Referee;
+use spot_the_ships::strategy::likelihood::recompute;
 use spot_the_ships::strategy::{self, solve, solve_observed, NAMES};
 
 fn judge_text(name: &str, board: &Board) -> String {
@@ -30,7 +31,7 @@ fn statement_strategies_agree_with_the_reference_on_random_boards() {
         let board = random_board(rows, cols, &mut rng).unwrap();
         for name in ["linear", "smart", "prob"] {
             let mut s = strategy::by_name(name, 1).unwrap();
-            let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+            let record = solve(s.as_mut(), &mut Referee::new(&board)).unwrap();
             let expected = common::solve(&common::parse(&judge_text(name, &board)));
             assert_eq!(record.render_output(Some(&board)), expected, "{}", judge_text(name, &board));
         }
@@ -68,7 +69,7 @@ fn every_strategy_keeps_the_invariants_on_a_300x300_board() {
     let board = Board::new(300, 300, ships).unwrap();
     for name in NAMES {
         let mut s = strategy::by_name(name, 7).unwrap();
-        let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+        let record = solve(s.as_mut(), &mut Referee::new(&board)).unwrap();
         check_invariants(&board, &record, name);
     }
 }
@@ -80,7 +81,7 @@ fn every_strategy_keeps_the_invariants_on_small_random_boards() {
         let board = random_board(1 + rng.below(15) as usize, 1 + rng.below(15) as usize, &mut rng).unwrap();
         for name in NAMES {
             let mut s = strategy::by_name(name, rng.next_u64()).unwrap();
-            let record = solve(s.as_mut(), &mut board.clone()).unwrap();
+            let record = solve(s.as_mut(), &mut Referee::new(&board)).unwrap();
             check_invariants(&board, &record, name);
         }
     }
@@ -93,7 +94,7 @@ struct MatrixChecker {
 }
 
 impl ScanObserver for MatrixChecker {
-    fn likelihood_read(&mut self, m: &Likelihood) {
+    fn likelihood_read(&mut self, m: &dyn ScoreView) {
         let (rows, cols) = (m.rows(), m.cols());
         let blocked: Vec<bool> = match &self.record {
             Some(rec) => (0..rows * cols).map(|i| rec.state_at(i).is_blocked()).collect(),
@@ -117,7 +118,7 @@ fn prob_reads_a_matrix_equal_to_a_full_recomputation() {
         let board = random_board(1 + rng.below(12) as usize, 1 + rng.below(12) as usize, &mut rng).unwrap();
         let mut checker = MatrixChecker { reads: 0, record: None };
         let mut prob = strategy::by_name("prob", 0).unwrap();
-        solve_observed(prob.as_mut(), &mut board.clone(), &mut checker).unwrap();
+        solve_observed(prob.as_mut(), &mut Referee::new(&board), &mut checker).unwrap();
         reads += checker.reads;
     }
     assert!(reads > 1000, "only {reads} reads checked");
@@ -146,8 +147,8 @@ impl ScanObserver for StepCounter {
     fn probed(
         &mut self,
         _pos: Position,
-        _source: spot_the_ships::observer::Source,
-        _answer: spot_the_ships::sonar::Answer,
+        _source: spot_the_ships::scan::observer::Source,
+        _answer: spot_the_ships::scan::sonar::Answer,
     ) {
         self.probes += 1;
     }
@@ -167,10 +168,11 @@ fn the_quiet_lane_scans_exactly_like_a_watched_scan() {
         let cols = 1 + rng.below(14) as usize;
         let board = random_board(rows, cols, &mut rng).unwrap();
         for name in NAMES {
-            let quiet = solve(strategy::by_name(name, 7).unwrap().as_mut(), &mut board.clone()).unwrap();
+            let quiet = solve(strategy::by_name(name, 7).unwrap().as_mut(), &mut Referee::new(&board)).unwrap();
             let mut counter = StepCounter::default();
             let watched =
-                solve_observed(strategy::by_name(name, 7).unwrap().as_mut(), &mut board.clone(), &mut counter).unwrap();
+                solve_observed(strategy::by_name(name, 7).unwrap().as_mut(), &mut Referee::new(&board), &mut counter)
+                    .unwrap();
             assert_eq!(quiet.render_output(Some(&board)), watched.render_output(Some(&board)), "{name}");
             assert_eq!((quiet.scans(), quiet.hits()), (watched.scans(), watched.hits()), "{name}");
             assert_eq!((counter.probes, counter.steps), (watched.scans(), watched.scans()), "{name}");

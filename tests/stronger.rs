@@ -4,11 +4,12 @@
 
 mod common;
 
-use spot_the_ships::board::Board;
-use spot_the_ships::placement::{random_board, Placer, STANDARD_FLEET};
-use spot_the_ships::position::Position;
-use spot_the_ships::record::{CellState, ScanRecord};
-use spot_the_ships::rng::Rng;
+use spot_the_ships::game::board::Board;
+use spot_the_ships::game::placement::{random_board, Placer, STANDARD_FLEET};
+use spot_the_ships::game::position::Position;
+use spot_the_ships::game::rng::Rng;
+use spot_the_ships::scan::record::{CellState, ScanRecord};
+use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::strategy::{by_name, solve, NAMES};
 
 /// Checks the judge's invariants of a finished run on `board`.
@@ -43,7 +44,7 @@ fn invariants_hold_on_random_boards() {
             let rows = 1 + rng.below(11) as usize;
             let cols = 1 + rng.below(11) as usize;
             let board = random_board(rows, cols, &mut rng).unwrap();
-            let record = solve(strategy.as_mut(), &mut board.clone()).unwrap();
+            let record = solve(strategy.as_mut(), &mut Referee::new(&board)).unwrap();
             check(&board, &record);
         }
     }
@@ -56,11 +57,11 @@ fn same_seed_gives_the_same_game() {
         let board =
             Board::new(10, 10, placer.place_fleet(&STANDARD_FLEET, &mut Rng::for_stream(3, i)).unwrap()).unwrap();
         for name in ["parity", "bayes"] {
-            let a = solve(by_name(name, 11).unwrap().as_mut(), &mut board.clone()).unwrap();
+            let a = solve(by_name(name, 11).unwrap().as_mut(), &mut Referee::new(&board)).unwrap();
             let mut reused = by_name(name, 99).unwrap();
-            solve(reused.as_mut(), &mut board.clone()).unwrap();
+            solve(reused.as_mut(), &mut Referee::new(&board)).unwrap();
             reused.reseed(11);
-            let b = solve(reused.as_mut(), &mut board.clone()).unwrap();
+            let b = solve(reused.as_mut(), &mut Referee::new(&board)).unwrap();
             assert_eq!(a.render_output(Some(&board)), b.render_output(Some(&board)), "{name}");
         }
     }
@@ -76,7 +77,7 @@ fn without_a_fleet_both_still_finish() {
             let rows = 1 + rng.below(10) as usize;
             let cols = 1 + rng.below(10) as usize;
             let board = random_board(rows, cols, &mut rng).unwrap();
-            let record = solve(strategy.as_mut(), &mut common::NoFleet(board.clone())).unwrap();
+            let record = solve(strategy.as_mut(), &mut common::NoFleet(Referee::new(&board))).unwrap();
             check(&board, &record);
         }
     }

@@ -5,8 +5,8 @@
 
 mod common;
 
-use spot_the_ships::placement::random_board;
-use spot_the_ships::rng::Rng;
+use spot_the_ships::game::placement::random_board;
+use spot_the_ships::game::rng::Rng;
 use std::fs;
 use std::path::PathBuf;
 

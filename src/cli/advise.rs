@@ -4,15 +4,15 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{open_input, CliError, Streams};
-use crate::fleet::Fleet;
-use crate::json;
-use crate::likelihood::Likelihood;
-use crate::placement::Placer;
-use crate::position::Position;
+use crate::game::fleet::Fleet;
+use crate::game::placement::Placer;
+use crate::game::position::Position;
+use crate::game::rules::Rules;
 use crate::posterior::{Estimator, Evidence, Method, Posterior, PosteriorError, Prior, Settings};
-use crate::record::CellState;
-use crate::rules::Rules;
-use crate::state::{self, Deduction, StateGrid};
+use crate::render::json;
+use crate::scan::record::CellState;
+use crate::scan::state::{self, Deduction, StateGrid};
+use crate::strategy::likelihood::Likelihood;
 use crate::strategy::DEFAULT_SEED;
 use std::fmt::Write as _;
 
@@ -197,7 +197,7 @@ impl Style {
     /// `p` as this style names it.
     fn name(self, p: Position) -> String {
         if self.letters {
-            crate::interactive::letters(p)
+            crate::render::coords::letters(p)
         } else {
             p.to_string()
         }
@@ -211,7 +211,7 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) 
     let rows = values.len() / cols.max(1);
     let lead = if style.letters {
         width = width.max(cols.to_string().len());
-        let lead = crate::interactive::row_letters(rows.saturating_sub(1)).len();
+        let lead = crate::render::coords::row_letters(rows.saturating_sub(1)).len();
         let header: Vec<String> = (1..=cols).map(|c| format!("{c:>width$}")).collect();
         let _ = writeln!(out, "{:lead$} {}", "", header.join(" "));
         lead
@@ -220,7 +220,7 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) 
     };
     for (r, row) in values.chunks(cols.max(1)).enumerate() {
         if style.letters {
-            let _ = write!(out, "{:>lead$} ", crate::interactive::row_letters(r));
+            let _ = write!(out, "{:>lead$} ", crate::render::coords::row_letters(r));
         }
         let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
         out.push_str(&cells.join(" "));

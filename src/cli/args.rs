@@ -321,7 +321,7 @@ impl Parsed {
 
 /// The usage error for a value of `name` that is not what was `wanted`.
 pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> CliError {
-    CliError::Usage(format!("{name}: expected {wanted}, got `{}`", crate::input::shown(got.as_bytes())))
+    CliError::Usage(format!("{name}: expected {wanted}, got `{}`", crate::render::words::shown(got.as_bytes())))
 }
 
 /// `a, b or c`.

@@ -2,12 +2,12 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::{CliError, Streams};
-use crate::grading::cases::{self, Case};
-use crate::grading::check::{self, Checked, Progress, Settings};
-use crate::grading::report;
-use crate::grading::runner::Program;
-use crate::grading::verdict::Verdict;
 use crate::strategy::{self, DEFAULT_SEED};
+use crate::tools::grading::cases::{self, Case};
+use crate::tools::grading::check::{self, Checked, Progress, Settings};
+use crate::tools::grading::report;
+use crate::tools::grading::runner::Program;
+use crate::tools::grading::verdict::Verdict;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -3,8 +3,8 @@
 
 use super::args::{Flag, Parsed};
 use super::CliError;
-use crate::fleet::Fleet;
-use crate::rules::{Rules, RulesError, Sunk, PRESETS};
+use crate::game::fleet::Fleet;
+use crate::game::rules::{Rules, RulesError, Sunk, PRESETS};
 use std::fmt::Write as _;
 
 /// The rules flags, a group of every command's table.
@@ -126,6 +126,6 @@ pub(crate) fn bay(p: &Parsed, rules: &Rules) -> Result<(usize, usize), CliError>
     let (rows, cols) = rules.bay();
     let rows = p.get_or("--rows", rows)?;
     let cols = p.get_or("--cols", cols)?;
-    crate::board::Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
+    crate::game::board::Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok((rows, cols))
 }

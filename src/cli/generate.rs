@@ -3,9 +3,9 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
-use crate::input;
-use crate::placement::Placer;
-use crate::rng::Rng;
+use crate::game::input;
+use crate::game::placement::Placer;
+use crate::game::rng::Rng;
 use crate::strategy::{self, DEFAULT_SEED};
 use std::fmt::Write as _;
 

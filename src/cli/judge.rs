@@ -4,7 +4,8 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{open_input, CliError, Streams};
-use crate::input;
+use crate::game::input;
+use crate::scan::referee::Referee;
 use crate::strategy::{self, DEFAULT_SEED};
 
 const FLAGS: &[Flag] = &[
@@ -68,14 +69,14 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         let mut reader = open_input(p, io.stdin, io.stderr, io.stdin_tty, hint)?;
         input::read_under(&mut *reader, &strategy::NAMES, &rules)?
     };
-    let mut board = input.board;
+    let board = input.board;
     game::check_fleet(p, &rules, board.rules().fleet())?;
     let name = p.text("--strategy").unwrap_or(&input.strategy);
     if name == "all" {
         return every_strategy(&board, seed, json, io);
     }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
-    let record = strategy::solve(strategy.as_mut(), &mut board)?;
+    let record = strategy::solve(strategy.as_mut(), &mut Referee::new(&board))?;
     if json {
         let ships = super::ship_json(&record, board.rules());
         record.write_json(Some(&board), ships.as_deref(), io.stdout)?;
@@ -89,17 +90,23 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
 /// Plays every strategy the board's rules allow on copies of `board`: one line
 /// `NAME SCANS` each (or one JSON object).
 /// Pre: none. Post: on `Err`, nothing written.
-fn every_strategy(board: &crate::board::Board, seed: u64, json: bool, io: &mut Streams<'_>) -> Result<(), CliError> {
+fn every_strategy(
+    board: &crate::game::board::Board,
+    seed: u64,
+    json: bool,
+    io: &mut Streams<'_>,
+) -> Result<(), CliError> {
     let mut results = Vec::new();
     for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(board.rules()).is_ok()) {
         let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
-        let mut copy = board.clone();
-        let record = strategy::solve(s.as_mut(), &mut copy)?;
+        let record = strategy::solve(s.as_mut(), &mut Referee::new(board))?;
         results.push((entry.name, record.scans()));
     }
     let text = if json {
-        let items: Vec<String> =
-            results.iter().map(|(n, s)| format!("{{\"name\": {}, \"scans\": {s}}}", crate::json::string(n))).collect();
+        let items: Vec<String> = results
+            .iter()
+            .map(|(n, s)| format!("{{\"name\": {}, \"scans\": {s}}}", crate::render::json::string(n)))
+            .collect();
         format!("{{\"strategies\": [{}]}}\n", items.join(", "))
     } else {
         let width = results.iter().map(|(n, _)| n.len()).max().unwrap_or(0);

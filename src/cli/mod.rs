@@ -15,8 +15,8 @@ mod simulate;
 mod testset;
 mod trace;
 
-use crate::input::InputError;
-use crate::placement::PlacementError;
+use crate::game::input::InputError;
+use crate::game::placement::PlacementError;
 use crate::scan::ScanError;
 use std::fmt;
 use std::fmt::Write as _;
@@ -447,7 +447,7 @@ fn dispatch(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Placed {
     /// One place: the top-left corner of its drawing's box.
-    At(crate::position::Position),
+    At(crate::game::position::Position),
     /// Ships that touch leave this many places for the ships of this kind.
     Places(usize),
     /// Too many places to list.
@@ -458,7 +458,10 @@ pub(crate) enum Placed {
 /// name; empty for a fleet given as straight sizes (Problem G's output does not change).
 /// Pre: `record` is a finished scan under `rules`. Post: one entry per ship placed,
 /// one per kind otherwise.
-pub(crate) fn ship_places(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Vec<(String, Placed)> {
+pub(crate) fn ship_places(
+    record: &crate::scan::record::ScanRecord,
+    rules: &crate::game::rules::Rules,
+) -> Vec<(String, Placed)> {
     use crate::posterior::{grid_of, locate, Evidence};
     let fleet = rules.fleet();
     if !fleet.is_named() && fleet.is_straight() {
@@ -489,7 +492,7 @@ pub(crate) fn ship_places(record: &crate::record::ScanRecord, rules: &crate::rul
 /// [`ship_places`] as lines: `NAME at (r,c)`, `NAME: N possible places` or `NAME: too
 /// many possible places to list`.
 /// Pre: as `ship_places`. Post: lines ending in `\n`.
-pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> String {
+pub(crate) fn ship_lines(record: &crate::scan::record::ScanRecord, rules: &crate::game::rules::Rules) -> String {
     let mut out = String::new();
     for (name, placed) in ship_places(record, rules) {
         let _ = match placed {
@@ -504,7 +507,7 @@ pub(crate) fn ship_lines(record: &crate::record::ScanRecord, rules: &crate::rule
 /// [`ship_places`] as a JSON array of `{"name", "at": [r, c]}` or `{"name", "places":
 /// N}` (`null` when too many to count); `None` for a fleet of straight sizes.
 /// Pre: as `ship_places`. Post: valid JSON.
-pub(crate) fn ship_json(record: &crate::record::ScanRecord, rules: &crate::rules::Rules) -> Option<String> {
+pub(crate) fn ship_json(record: &crate::scan::record::ScanRecord, rules: &crate::game::rules::Rules) -> Option<String> {
     let places = ship_places(record, rules);
     if places.is_empty() {
         return None;
@@ -512,7 +515,7 @@ pub(crate) fn ship_json(record: &crate::record::ScanRecord, rules: &crate::rules
     let items: Vec<String> = places
         .iter()
         .map(|(name, placed)| {
-            let name = crate::json::string(name);
+            let name = crate::render::json::string(name);
             match placed {
                 Placed::At(p) => format!("{{\"name\": {name}, \"at\": [{}, {}]}}", p.row, p.col),
                 Placed::Places(n) => format!("{{\"name\": {name}, \"places\": {n}}}"),

@@ -4,15 +4,15 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
-use crate::board::Board;
-use crate::interactive::{Interactive, Lines, Ships};
-use crate::observer::ScanObserver;
-use crate::placement::Placer;
-use crate::protocol::{read_line, Header};
-use crate::record::{CellState, ScanRecord};
+use crate::game::board::Board;
+use crate::game::placement::Placer;
+use crate::scan::observer::ScanObserver;
+use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::ScanError;
 use crate::strategy::{self, DEFAULT_SEED};
-use crate::trace::{COLOR_ELIMINATED, COLOR_HIT, COLOR_MISS, COLOR_RESET};
+use crate::tools::play::interactive::{Interactive, Lines, Ships};
+use crate::tools::play::protocol::{read_line, Header};
+use crate::tools::trace::{COLOR_ELIMINATED, COLOR_HIT, COLOR_MISS, COLOR_RESET};
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::rc::Rc;
@@ -56,7 +56,7 @@ impl ScanObserver for BoardView<'_, '_> {
 fn board_text(record: &ScanRecord, letters: bool, color: bool) -> String {
     let (rows, cols) = (record.rows(), record.cols());
     let col_name = |c: usize| if letters { (c + 1).to_string() } else { c.to_string() };
-    let row_name = |r: usize| if letters { crate::interactive::row_letters(r) } else { r.to_string() };
+    let row_name = |r: usize| if letters { crate::render::coords::row_letters(r) } else { r.to_string() };
     let width = (0..cols).map(|c| col_name(c).len()).max().unwrap_or(1);
     let lead = (0..rows).map(|r| row_name(r).len()).max().unwrap_or(1);
     let mut out = format!("{:lead$}", "");
@@ -186,8 +186,8 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         if n > rows * cols {
             return Err(CliError::Usage(format!(
                 "--cells: {} do not fit on a {rows}x{cols} board ({})",
-                crate::words::count(n, "ship cell"),
-                crate::words::count(rows * cols, "cell")
+                crate::render::words::count(n, "ship cell"),
+                crate::render::words::count(rows * cols, "cell")
             )));
         }
         // Straight ships that never touch hold at most 2 cells of any 2x2 square.
@@ -195,8 +195,8 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         if !game.rules.touch() && n > most.min(rows * cols) {
             return Err(CliError::Usage(format!(
                 "--cells: {} cannot fit on a {rows}x{cols} board when ships never touch (at most {})",
-                crate::words::count(n, "ship cell"),
-                crate::words::count(most, "ship cell")
+                crate::render::words::count(n, "ship cell"),
+                crate::render::words::count(most, "ship cell")
             )));
         }
         Ships::Cells(n)
@@ -227,7 +227,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         if sonar.undo_requested() {
             kept = sonar.kept_answers();
             if let Some(cell) = sonar.last_cell().filter(|_| retry) {
-                let cell = if letters { crate::interactive::letters(cell) } else { cell.to_string() };
+                let cell = if letters { crate::render::coords::letters(cell) } else { cell.to_string() };
                 writeln!(Shared(&notes), "took back the answer for {cell}")?;
                 if kept.is_empty() && draw {
                     let empty = board_text(&ScanRecord::new(rows, cols), letters, color);
@@ -265,7 +265,7 @@ fn check_done(input: &mut dyn std::io::BufRead, scans: usize) -> Result<(), CliE
         Some(Ok(n)) => Err(CliError::Invalid(format!("the referee counted {n} probes, but {scans} were made"))),
         _ => Err(CliError::Invalid(format!(
             "expected the referee's `done {scans}` after the last answer, got `{}`",
-            crate::input::shown(text.trim().as_bytes())
+            crate::render::words::shown(text.trim().as_bytes())
         ))),
     }
 }

@@ -4,13 +4,13 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
-use crate::board::Board;
-use crate::input;
-use crate::placement::Placer;
-use crate::protocol::{parse_probe, read_line, reply_line, Header, MAX_LINE};
-use crate::record::ScanRecord;
-use crate::rng::Rng;
+use crate::game::board::Board;
+use crate::game::input;
+use crate::game::placement::Placer;
+use crate::game::rng::Rng;
+use crate::scan::record::ScanRecord;
 use crate::strategy::{self, DEFAULT_SEED};
+use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header, MAX_LINE};
 
 const FLAGS: &[Flag] = &[
     Flag::value("--rows", "R", "rows of the bay (default: the rules' bay)"),
@@ -93,9 +93,9 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             None => {
                 return Err(CliError::Invalid(format!(
                     "the player stopped after {}, with {} of {} found",
-                    crate::words::count(record.scans(), "probe"),
+                    crate::render::words::count(record.scans(), "probe"),
                     record.hits(),
-                    crate::words::count(board.ship_cells(), "ship cell")
+                    crate::render::words::count(board.ship_cells(), "ship cell")
                 )))
             }
             Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {MAX_LINE} bytes"))),
@@ -110,7 +110,7 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             };
             return Err(CliError::Invalid(why));
         };
-        let answer = board.answer_at(i, &record);
+        let answer = crate::scan::referee::answer(board, i, &record);
         record.set_probed(i, answer.is_hit());
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
     }

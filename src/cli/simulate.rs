@@ -4,12 +4,12 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{CliError, Streams};
-use crate::arena;
-use crate::chart;
-use crate::merge;
-use crate::rules::Rules;
-use crate::simulation::{simulate, SimConfig, SimResult, StrategyStats};
+use crate::game::rules::Rules;
 use crate::strategy::{self, DEFAULT_SEED};
+use crate::tools::simulate::arena;
+use crate::tools::simulate::chart;
+use crate::tools::simulate::merge;
+use crate::tools::simulate::{simulate, SimConfig, SimResult, StrategyStats};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -230,7 +230,7 @@ fn bot_list(flags: &Parsed) -> Result<Vec<(String, Vec<String>)>, CliError> {
         if name.is_empty() || name.len() > MAX_BOT_NAME || !name.chars().all(fits) {
             return Err(CliError::Usage(format!(
                 "--bot: `{}` is not a bot name (1 to {MAX_BOT_NAME} letters, digits, '-', '_' or '.')",
-                crate::input::shown(name.as_bytes())
+                crate::render::words::shown(name.as_bytes())
             )));
         }
         if strategy::NAMES.contains(&name) || name == "all" {
@@ -412,7 +412,7 @@ fn json(r: &SimResult) -> String {
         c.rows,
         c.cols,
         c.rules.fleet().sizes_text(),
-        crate::json::rules(&c.rules),
+        crate::render::json::rules(&c.rules),
         c.seed
     );
     let mut tail = String::new();
@@ -440,9 +440,9 @@ fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) 
         let _ = write!(
             out,
             "{{\"name\": {}, \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
-            crate::json::string(&s.name),
-            crate::json::number(s.mean()),
-            crate::json::number(s.stdev()),
+            crate::render::json::string(&s.name),
+            crate::render::json::number(s.mean()),
+            crate::render::json::number(s.stdev()),
             s.min(),
             s.percentile(10.0),
             s.percentile(50.0),
@@ -460,7 +460,7 @@ fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) 
                 .map(|([fewer, equal, more], other)| {
                     format!(
                         "{{\"with\": {}, \"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}",
-                        crate::json::string(&other.name)
+                        crate::render::json::string(&other.name)
                     )
                 })
                 .collect();
@@ -477,13 +477,13 @@ fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) 
 fn forfeits_member(list: &[(String, u64)]) -> String {
     let items: Vec<String> = list
         .iter()
-        .map(|(name, games)| format!("{{\"name\": {}, \"games\": {games}}}", crate::json::string(name)))
+        .map(|(name, games)| format!("{{\"name\": {}, \"games\": {games}}}", crate::render::json::string(name)))
         .collect();
     format!(", \"forfeits\": [{}]", items.join(", "))
 }
 
 /// The most bytes of one report `merge` reads.
-const MAX_REPORT: u64 = crate::json::MAX_TEXT as u64;
+const MAX_REPORT: u64 = crate::render::json::MAX_TEXT as u64;
 
 /// Runs `simulate merge`.
 /// Pre: none. Post: on `Ok`, the merged report is on stdout; on `Err` nothing is.

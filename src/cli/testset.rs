@@ -4,8 +4,8 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::check::{builtin_cases, seconds, CASE_FLAGS};
 use super::{CliError, Streams};
-use crate::grading::cases::Origin;
-use crate::grading::testset::{self, Layout};
+use crate::tools::grading::cases::Origin;
+use crate::tools::grading::testset::{self, Layout};
 use std::path::Path;
 
 const FLAGS: &[Flag] = &[

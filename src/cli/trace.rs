@@ -4,9 +4,10 @@
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
 use super::{open_input, CliError, Streams};
-use crate::input;
+use crate::game::input;
+use crate::scan::referee::Referee;
 use crate::strategy::{self, DEFAULT_SEED};
-use crate::trace::{TraceOptions, Tracer};
+use crate::tools::trace::{TraceOptions, Tracer};
 
 const FLAGS: &[Flag] = &[
     Flag::value("--strategy", "NAME", "trace NAME, not the strategy on the input's first line"),
@@ -103,7 +104,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         ));
     }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
-    let mut sonar = board.clone();
+    let mut sonar = Referee::new(&board);
     let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
     let mut tracer = Tracer::new(&board, options, &mut *io.stdout);
     tracer.begin(name);

@@ -4,15 +4,14 @@
 use super::exact::enumerate;
 use super::groups::{self, Group};
 use super::model::Model;
-use super::prior::ln_generator_prior;
 use super::sampling::{consistent, draw, Sample, Scratch};
 use super::table::{Fit, Table};
 use super::{
     certainties, check, clamp, finish_exact, sized, Evidence, Method, Posterior, PosteriorError, Prior, Settings,
 };
-use crate::record::CellState;
-use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::scan::record::CellState;
 
 /// Computes posteriors. Deterministic for a given seed and sequence of calls.
 #[derive(Debug, Clone)]
@@ -164,7 +163,7 @@ impl Estimator {
             let ln_w = match prior {
                 Prior::Uniform => ln_count,
                 Prior::Generator => {
-                    ln_count + ln_generator_prior(t, &m, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
+                    ln_count + m.ln_generator_prior(t, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
                 }
             };
             let mut sample = self.spare.pop().unwrap_or(Sample { pids: Vec::new(), ln_w: 0.0 });

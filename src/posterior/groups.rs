@@ -3,9 +3,9 @@
 //! interchangeable ships. Groups are in the generator's placement order: largest
 //! first, ties in the fleet's order.
 
-use crate::fleet::Fleet;
-use crate::rules::{Rules, Sunk};
-use crate::shape::Shape;
+use crate::game::fleet::Fleet;
+use crate::game::rules::{Rules, Sunk};
+use crate::game::shape::Shape;
 
 /// Interchangeable ships.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -54,10 +54,10 @@ mod table;
 
 pub use estimator::Estimator;
 
-use crate::position::Position;
-use crate::record::{AnswerLog, CellState, ScanRecord};
-use crate::rules::Rules;
-use crate::ship::MAX_SHIP;
+use crate::game::position::Position;
+use crate::game::rules::Rules;
+use crate::game::ship::MAX_SHIP;
+use crate::scan::record::{AnswerLog, CellState, ScanRecord};
 use model::Model;
 use std::fmt;
 use table::Table;
@@ -265,7 +265,7 @@ impl Default for Settings {
 /// The prior of a layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Prior {
-    /// The crate's generator ([`crate::placement::Placer::place`]): ships placed in the
+    /// The crate's generator ([`crate::game::placement::Placer::place`]): ships placed in the
     /// fleet's order, largest first, each uniformly among the placements valid given
     /// the ships before it.
     Generator,
@@ -388,7 +388,7 @@ fn sized(sizes: &[usize]) -> Result<Rules, PosteriorError> {
     if let Some(&s) = sizes.iter().find(|&&s| !(1..=MAX_SHIP).contains(&s)) {
         return Err(PosteriorError::Fleet(s));
     }
-    Ok(Rules::problem_g().with_fleet(crate::fleet::Fleet::of_sizes(sizes)))
+    Ok(Rules::problem_g().with_fleet(crate::game::fleet::Fleet::of_sizes(sizes)))
 }
 
 /// The posterior of `grid` for the straight ships `fleet` under Problem G's rules, with
@@ -429,7 +429,10 @@ pub fn exact_posterior_under(
 /// a layout agreeing with `ev` gives it. `ev`'s unknown cells are water (every ship cell
 /// is a hit). `Ok(None)` when more than `node_limit` placements would have to be tried.
 /// Pre: every ship cell of the bay is a hit in `ev`. Post: one list per kind, sorted.
-pub fn locate(ev: &Evidence<'_>, node_limit: usize) -> Result<Option<Vec<Vec<crate::ship::Ship>>>, PosteriorError> {
+pub fn locate(
+    ev: &Evidence<'_>,
+    node_limit: usize,
+) -> Result<Option<Vec<Vec<crate::game::ship::Ship>>>, PosteriorError> {
     check(ev)?;
     let grid: Vec<CellState> =
         ev.grid.iter().map(|&s| if s == CellState::Unknown { CellState::Eliminated } else { s }).collect();
@@ -453,7 +456,7 @@ pub fn locate(ev: &Evidence<'_>, node_limit: usize) -> Result<Option<Vec<Vec<cra
         let shape = t.shape(p.slot as usize);
         for &k in &g.kinds {
             if let Some(list) = out.get_mut(k) {
-                list.push(crate::ship::Ship::drawn(anchor, shape));
+                list.push(crate::game::ship::Ship::drawn(anchor, shape));
             }
         }
     }

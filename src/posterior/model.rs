@@ -9,12 +9,13 @@
 //! would have been announced); then the ships left, on unknown cells only.
 
 use super::groups::{group_of, Group};
-use super::prior::{ln_factorial, Counts, GenPrior, MAX_LABELINGS};
+use super::prior::{ln_factorial, ln_in_random_order, Counts, GenPrior, PriorScratch, MAX_LABELINGS};
 use super::table::{bit, set_bit, Fit, Table};
 use super::{Evidence, PosteriorError, Prior};
-use crate::position::Position;
-use crate::record::CellState;
-use crate::runs;
+use crate::game::position::Position;
+use crate::game::rng::Rng;
+use crate::scan::record::CellState;
+use crate::scan::runs;
 
 /// The evidence against one table: the ships still to place and where they may go.
 #[derive(Debug, Clone, Default)]
@@ -117,9 +118,9 @@ impl Model {
         // With straight ships that never touch, a run of hits closed at both ends is a
         // whole ship: it is settled at once (when its size names one group).
         let settle_runs = ev.rules.reach() > 0
-            && groups
-                .iter()
-                .all(|g| g.variants.iter().all(|v| v.straight_line().is_some_and(|(n, _)| n <= crate::ship::MAX_SHIP)));
+            && groups.iter().all(|g| {
+                g.variants.iter().all(|v| v.straight_line().is_some_and(|(n, _)| n <= crate::game::ship::MAX_SHIP))
+            });
         let mut settled = vec![false; rows * cols];
         if settle_runs {
             let found = runs::find(rows, cols, grid).map_err(|e| {
@@ -191,7 +192,7 @@ impl Model {
                 t.fitting_in_order(&m.free_blocked, g, &mut fit, free);
             }
         }
-        let announce = ev.rules.sunk() != crate::rules::Sunk::None;
+        let announce = ev.rules.sunk() != crate::game::rules::Sunk::None;
         for &h in &m.hit_cells {
             let mut opts = Vec::new();
             // Smallest groups first (the order the sampler draws in).
@@ -451,5 +452,18 @@ impl Model {
             }
         }
         best.map(|(_, opts)| opts)
+    }
+}
+
+impl Model {
+    /// `ln` of an unbiased estimate of the generator prior of the unlabeled layout (settled
+    /// ships and `pids`): the constant prefix times `L · Π 1/n_k` for one uniformly random
+    /// order of the interchangeable ships of the suffix (`L` the number of such orders).
+    pub(super) fn ln_generator_prior(&self, t: &Table, pids: &[u32], rng: &mut Rng, s: &mut PriorScratch) -> f64 {
+        let mut ships = std::mem::take(&mut s.ships);
+        self.suffix_ships(t, pids, &mut ships);
+        let ln = ln_in_random_order(t, &mut ships, &self.prefix_blocked, rng, s);
+        s.ships = ships;
+        self.ln_prefix + self.ln_suffix_labels + ln
     }
 }

@@ -4,9 +4,8 @@
 //! valid placements of ship `k` given ships `1..k`; an unlabeled one sums its orders
 //! of interchangeable ships.
 
-use super::model::Model;
 use super::table::{Fit, Table};
-use crate::rng::Rng;
+use crate::game::rng::Rng;
 
 /// Orders of interchangeable ships beyond which the generator prior is not summed
 /// exactly (the prefix stops growing; exact enumeration is not used).
@@ -207,19 +206,25 @@ pub(super) struct PriorScratch {
     pub counts: Counts,
 }
 
-/// `ln` of an unbiased estimate of the generator prior of the unlabeled layout (settled
-/// ships and `pids`): the constant prefix times `L · Π 1/n_k` for one uniformly random
-/// order of the interchangeable ships of the suffix (`L` the number of such orders).
-pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut Rng, s: &mut PriorScratch) -> f64 {
-    let mut ships = std::mem::take(&mut s.ships);
-    m.suffix_ships(t, pids, &mut ships);
+/// `ln` of the generator's probability of placing `ships` (a model's suffix, grouped)
+/// in one uniformly random order of each run of interchangeable ships, on top of the
+/// cells `blocked` already holds.
+/// Pre: `ships` are placement ids of `t`, runs of one group adjacent. Post: `ships` is
+/// the order used; `s`'s buffers keep their memory.
+pub(super) fn ln_in_random_order(
+    t: &Table,
+    ships: &mut [u32],
+    blocked: &[u64],
+    rng: &mut Rng,
+    s: &mut PriorScratch,
+) -> f64 {
     // Shuffle within each run of one group (Fisher-Yates).
     let group_at = |ships: &[u32], k: usize| t.get(ships.get(k).copied().unwrap_or(0)).map_or(0, |p| p.group);
     let mut start = 0;
     while start < ships.len() {
-        let group = group_at(&ships, start);
+        let group = group_at(ships, start);
         let mut end = start;
-        while end < ships.len() && group_at(&ships, end) == group {
+        while end < ships.len() && group_at(ships, end) == group {
             end += 1;
         }
         for k in (start + 1..end).rev() {
@@ -229,7 +234,7 @@ pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut R
         start = end.max(start + 1);
     }
     s.blocked.clear();
-    s.blocked.extend_from_slice(&m.prefix_blocked);
+    s.blocked.extend_from_slice(blocked);
     let mut g = GenPrior {
         t,
         fit: std::mem::take(&mut s.fit),
@@ -238,8 +243,7 @@ pub(super) fn ln_generator_prior(t: &Table, m: &Model, pids: &[u32], rng: &mut R
         done: Vec::new(),
         used: Vec::new(),
     };
-    let ln = g.ln_in_order(&ships, &mut s.blocked);
+    let ln = g.ln_in_order(ships, &mut s.blocked);
     s.fit = g.fit;
-    s.ships = ships;
-    m.ln_prefix + m.ln_suffix_labels + ln
+    ln
 }

@@ -8,7 +8,7 @@
 use super::model::Model;
 use super::prior::{LnProduct, PriorScratch};
 use super::table::Table;
-use crate::rng::Rng;
+use crate::game::rng::Rng;
 
 /// A weighted layout: its placements (settled ships excluded) and `ln` of its
 /// importance weight (prior over proposal, per unlabeled layout).

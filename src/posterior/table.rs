@@ -4,7 +4,7 @@
 //! 64-bit words; and the bit-parallel count of the placements that fit a blocked mask.
 
 use super::groups::Group;
-use crate::position::Position;
+use crate::game::position::Position;
 
 /// One placement: a group's variant at an anchor (the top-left corner of its box).
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +38,7 @@ pub(super) struct Table {
     /// Words of a board mask.
     pub words: usize,
     /// What the table was built for (to tell when it must be built again).
-    key: Vec<(usize, Vec<crate::shape::Shape>)>,
+    key: Vec<(usize, Vec<crate::game::shape::Shape>)>,
     reach: usize,
     arena: Vec<u64>,
     all: Vec<Placement>,
@@ -46,7 +46,7 @@ pub(super) struct Table {
     slots: Vec<usize>,
     /// Each slot's cell offsets (row-major index steps from the anchor), and shape.
     offsets: Vec<Vec<usize>>,
-    shapes: Vec<crate::shape::Shape>,
+    shapes: Vec<crate::game::shape::Shape>,
     /// Placement id by (slot, anchor), `u32::MAX` for none.
     lookup: Vec<u32>,
     /// The board's cells as a mask (bits beyond the last cell clear).
@@ -227,8 +227,11 @@ impl Table {
     }
 
     /// The shape of `slot`.
-    pub fn shape(&self, slot: usize) -> crate::shape::Shape {
-        self.shapes.get(slot).copied().unwrap_or(crate::shape::Shape::straight(1, crate::ship::Orientation::East))
+    pub fn shape(&self, slot: usize) -> crate::game::shape::Shape {
+        self.shapes
+            .get(slot)
+            .copied()
+            .unwrap_or(crate::game::shape::Shape::straight(1, crate::game::position::Orientation::East))
     }
 
     /// The cell offsets of `slot` from its anchor (row-major index steps).
@@ -494,8 +497,8 @@ pub(super) fn set_bit(board: &mut [u64], i: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use crate::rules::Rules;
+    use crate::game::rng::Rng;
+    use crate::game::rules::Rules;
 
     /// The general loop of [`Table::fitting`], whatever the board's size.
     fn fitting_general(t: &Table, blocked: &[u64], g: usize, fit: &mut Fit) -> u64 {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rng::Rng;
+use crate::game::rng::Rng;
 
 /// Every placement (cells) of a `size` ship on a `rows` x `cols` board.
 fn placements(rows: usize, cols: usize, size: usize) -> Vec<Vec<usize>> {
@@ -71,9 +71,9 @@ fn brute(rows: usize, cols: usize, grid: &[CellState], fleet: &[usize], prior: P
 
 /// A random grid consistent with a random layout of `fleet`: some cells revealed.
 fn random_grid(rows: usize, cols: usize, fleet: &[usize], rng: &mut Rng) -> Option<Vec<CellState>> {
-    let mut placer = crate::placement::Placer::new(rows, cols);
+    let mut placer = crate::game::placement::Placer::new(rows, cols);
     let ships = placer.place_fleet(fleet, rng).ok()?;
-    let board = crate::board::Board::new(rows, cols, ships).ok()?;
+    let board = crate::game::board::Board::new(rows, cols, ships).ok()?;
     let reveal = rng.below(rows as u64 * cols as u64 / 2 + 1);
     let mut grid = vec![CellState::Unknown; rows * cols];
     for _ in 0..reveal {
@@ -191,12 +191,12 @@ mod more_tests {
 /// hit by hit from the log), and the posterior of every cell.
 mod general {
     use super::*;
-    use crate::board::Board;
-    use crate::fleet::Fleet;
-    use crate::placement::Placer;
-    use crate::record::{AnswerLog, ScanRecord};
-    use crate::rules::{Rules, Sunk};
-    use crate::sonar::Answer;
+    use crate::game::board::Board;
+    use crate::game::fleet::Fleet;
+    use crate::game::placement::Placer;
+    use crate::game::rules::{Rules, Sunk};
+    use crate::scan::record::{AnswerLog, ScanRecord};
+    use crate::scan::sonar::Answer;
 
     /// One ship of a layout: its kind and its cells.
     type Placed = (usize, Vec<usize>);
@@ -319,7 +319,7 @@ mod general {
             if record.state_at(i) != CellState::Unknown {
                 continue;
             }
-            let a: Answer = board.answer_at(i, &record);
+            let a: Answer = crate::scan::referee::answer(&board, i, &record);
             record.set_probed(i, a.is_hit());
             record.note_answer(i, a);
         }

@@ -14,11 +14,11 @@
 //! continues from what is already known.
 
 use super::{Density, Parity, ScanStrategy};
-use crate::observer::Source;
-use crate::position::Position;
+use crate::game::position::Position;
 use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Prior, Settings};
-use crate::record::CellState;
-use crate::runs;
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
+use crate::scan::runs;
 use crate::scan::{Scan, ScanError};
 
 /// Placements tried per sampled layout beyond which the posterior is not used (about
@@ -184,14 +184,16 @@ impl ScanStrategy for Bayes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::placement::{random_board, Placer, STANDARD_FLEET};
-    use crate::rng::Rng;
-    use crate::ship::{Orientation, Ship};
+    use crate::game::board::Board;
+    use crate::game::placement::{random_board, Placer, STANDARD_FLEET};
+    use crate::game::position::Orientation;
+    use crate::game::rng::Rng;
+    use crate::game::ship::Ship;
+    use crate::scan::referee::Referee;
     use crate::strategy::solve;
 
-    fn check(strategy: &mut Bayes, board: &Board) -> crate::record::ScanRecord {
-        let record = solve(strategy, &mut board.clone()).unwrap();
+    fn check(strategy: &mut Bayes, board: &Board) -> crate::scan::record::ScanRecord {
+        let record = solve(strategy, &mut Referee::new(board)).unwrap();
         crate::strategy::testing::assert_finished(board, &record);
         record
     }
@@ -250,7 +252,7 @@ mod tests {
     #[test]
     #[ignore = "a measurement: run with --ignored --nocapture"]
     fn classic_posterior_play_against_density_as_samples_grow() {
-        let rules = crate::rules::Rules::preset("classic").unwrap();
+        let rules = crate::game::rules::Rules::preset("classic").unwrap();
         let games = 1000;
         let boards: Vec<Board> = (0..games)
             .map(|i| {
@@ -262,7 +264,7 @@ mod tests {
             })
             .collect();
         let mean = |s: &mut dyn crate::strategy::ScanStrategy| {
-            let total: usize = boards.iter().map(|b| solve(s, &mut b.clone()).unwrap().scans()).sum();
+            let total: usize = boards.iter().map(|b| solve(s, &mut Referee::new(b)).unwrap().scans()).sum();
             total as f64 / games as f64
         };
         println!("{games} classic games: density {:.2}", mean(&mut crate::strategy::Density::default()));
@@ -281,7 +283,7 @@ mod tests {
             let ships = placer.place_fleet(&STANDARD_FLEET, &mut Rng::for_stream(7, i)).unwrap();
             let board = Board::new(10, 10, ships).unwrap();
             bayes += check(&mut b, &board).scans();
-            prob += solve(&mut crate::strategy::Probabilistic::default(), &mut board.clone()).unwrap().scans();
+            prob += solve(&mut crate::strategy::Probabilistic::default(), &mut Referee::new(&board)).unwrap().scans();
         }
         assert!(bayes < prob, "bayes {bayes} prob {prob}");
     }

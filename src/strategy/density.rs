@@ -23,17 +23,17 @@
 //! is the plain recomputation the tests compare it with.
 
 use super::{Hunt, ScanStrategy};
-use crate::afloat::Afloat;
-use crate::fleet::Fleet;
-use crate::memory::{self, OutOfMemory};
-use crate::observer::Source;
-use crate::position::Position;
-use crate::record::CellState;
-use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::game::fleet::Fleet;
+use crate::game::position::Position;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::game::shape::Shape;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
+use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError, Scanner};
-use crate::shape::Shape;
-use crate::sonar::Answer;
+use crate::strategy::afloat::Afloat;
 use std::collections::HashSet;
 
 /// How much more a position counts for each unresolved hit it covers.
@@ -373,9 +373,10 @@ fn next_to_a_hit(scan: &Scan<'_>) -> Option<Position> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::placement::random_board;
-    use crate::rng::Rng;
+    use crate::game::board::Board;
+    use crate::game::placement::random_board;
+    use crate::game::rng::Rng;
+    use crate::scan::referee::Referee;
     use crate::strategy::solve;
     use crate::strategy::testing::{assert_finished, game_boards};
 
@@ -385,13 +386,13 @@ mod tests {
             let rules = Rules::preset(name).unwrap();
             let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
             for board in game_boards(&rules, rows, cols, 8, 30) {
-                assert_finished(&board, &solve(&mut Density::default(), &mut board.clone()).unwrap());
+                assert_finished(&board, &solve(&mut Density::default(), &mut Referee::new(&board)).unwrap());
             }
         }
         let mut rng = Rng::new(6);
         for _ in 0..100 {
             let board = random_board(1 + rng.below(9) as usize, 1 + rng.below(9) as usize, &mut rng).unwrap();
-            assert_finished(&board, &solve(&mut Density::default(), &mut board.clone()).unwrap());
+            assert_finished(&board, &solve(&mut Density::default(), &mut Referee::new(&board)).unwrap());
         }
     }
 
@@ -402,8 +403,8 @@ mod tests {
             let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
             for (g, board) in game_boards(&rules, rows, cols, 9, 8).into_iter().enumerate() {
                 // Play by hand, comparing the tree's leaves with weigh_all at each step.
-                let mut sonar = board.clone();
-                let mut silent = crate::observer::Silent;
+                let mut sonar = Referee::new(&board);
+                let mut silent = crate::scan::observer::Silent;
                 let mut scan = Scan::new(&mut sonar, &mut silent);
                 let fleet = board.rules().fleet().clone();
                 let mut d = Density::default();
@@ -452,10 +453,10 @@ mod tests {
         for name in ["classic", "russian"] {
             let rules = Rules::preset(name).unwrap();
             for (g, board) in game_boards(&rules, 10, 10, 10, 20).into_iter().enumerate() {
-                let fast = solve(&mut Density::default(), &mut board.clone()).unwrap();
+                let fast = solve(&mut Density::default(), &mut Referee::new(&board)).unwrap();
                 // Plain: best cell of weigh_all each step.
-                let mut sonar = board.clone();
-                let mut silent = crate::observer::Silent;
+                let mut sonar = Referee::new(&board);
+                let mut silent = crate::scan::observer::Silent;
                 let mut scan = Scan::new(&mut sonar, &mut silent);
                 let fleet = board.rules().fleet().clone();
                 let mut d = Density { rows: 10, cols: 10, ..Density::default() };
@@ -478,19 +479,22 @@ mod tests {
     fn random_ties_are_uniform_among_the_best_cells_and_counted_right() {
         // A 3x3 bay with one 1-cell ship: every cell has total 1, so the first probe is
         // any of the 9, each about as often; density always takes (0,0).
-        let board =
-            Board::new(3, 3, vec![crate::ship::Ship::new(Position::new(2, 2), 1, crate::ship::Orientation::East)])
-                .unwrap();
+        let board = Board::new(
+            3,
+            3,
+            vec![crate::game::ship::Ship::new(Position::new(2, 2), 1, crate::game::position::Orientation::East)],
+        )
+        .unwrap();
         /// The cells probed, in order.
         struct Probes(Vec<Position>);
-        impl crate::observer::ScanObserver for Probes {
+        impl crate::scan::observer::ScanObserver for Probes {
             fn probed(&mut self, pos: Position, _: Source, _: Answer) {
                 self.0.push(pos);
             }
         }
         let first = |d: &mut Density| {
             let mut probes = Probes(Vec::new());
-            let record = crate::strategy::solve_observed(d, &mut board.clone(), &mut probes).unwrap();
+            let record = crate::strategy::solve_observed(d, &mut Referee::new(&board), &mut probes).unwrap();
             assert_finished(&board, &record);
             probes.0[0]
         };
@@ -503,8 +507,8 @@ mod tests {
         // The counts kept in the tree equal a count of the leaves, game after game.
         let rules = Rules::preset("starwars").unwrap();
         for (g, board) in (0..).zip(game_boards(&rules, 12, 10, 11, 10)) {
-            let mut sonar = board.clone();
-            let mut silent = crate::observer::Silent;
+            let mut sonar = Referee::new(&board);
+            let mut silent = crate::scan::observer::Silent;
             let mut scan = Scan::new(&mut sonar, &mut silent);
             let fleet = board.rules().fleet().clone();
             let mut d = Density::with_random_ties(g);
@@ -542,16 +546,19 @@ mod tests {
     #[test]
     fn the_first_probe_is_the_densest_cell() {
         // A 1x5 bay with one 3-cell ship: the middle cell is in all three positions.
-        let board =
-            Board::new(1, 5, vec![crate::ship::Ship::new(Position::new(0, 0), 3, crate::ship::Orientation::East)])
-                .unwrap();
-        let mut sonar = board.clone();
-        let mut silent = crate::observer::Silent;
+        let board = Board::new(
+            1,
+            5,
+            vec![crate::game::ship::Ship::new(Position::new(0, 0), 3, crate::game::position::Orientation::East)],
+        )
+        .unwrap();
+        let mut sonar = Referee::new(&board);
+        let mut silent = crate::scan::observer::Silent;
         let mut scan = Scan::new(&mut sonar, &mut silent);
         let mut d = Density {
             rows: 1,
             cols: 5,
-            shapes: vec![vec![Shape::straight(3, crate::ship::Orientation::East)]],
+            shapes: vec![vec![Shape::straight(3, crate::game::position::Orientation::East)]],
             ..Density::default()
         };
         let afloat = Afloat::new(1, 5, scan.fleet());
@@ -569,13 +576,13 @@ mod tests {
         // Classic boards (ships touch) on which a sunk ship was once inferred on the wrong
         // hits, after which no position fit and the scan swept the bay: density-random
         // took 100 scans on the first, density 97 on the second.
-        let rules = crate::rules::Rules::preset("classic").unwrap();
-        let mut placer = crate::placement::Placer::with_rules(10, 10, &rules);
+        let rules = crate::game::rules::Rules::preset("classic").unwrap();
+        let mut placer = crate::game::placement::Placer::with_rules(10, 10, &rules);
         for (game, mut strategy) in [(93242, Density::with_random_ties(93242)), (179225, Density::default())] {
             let mut ships = Vec::new();
             placer.place(rules.fleet(), &mut Rng::for_stream(7, game), &mut ships).unwrap();
             let board = Board::with_rules(10, 10, ships, &rules).unwrap();
-            let record = solve(&mut strategy, &mut board.clone()).unwrap();
+            let record = solve(&mut strategy, &mut Referee::new(&board)).unwrap();
             assert_finished(&board, &record);
             assert!(record.scans() <= 70, "game {game}: {} scans", record.scans());
         }

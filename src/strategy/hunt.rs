@@ -10,14 +10,14 @@
 //! hunt ignores them, as the published strategy does.
 
 use super::ScanStrategy;
-use crate::afloat::Afloat;
-use crate::memory;
-use crate::observer::Source;
-use crate::position::Position;
-use crate::record::CellState;
-use crate::rng::Rng;
+use crate::game::position::Position;
+use crate::game::rng::Rng;
+use crate::limits::memory;
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
+use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError, Scanner};
-use crate::sonar::Answer;
+use crate::strategy::afloat::Afloat;
 
 /// The hunt/target scanner.
 #[derive(Debug, Clone)]
@@ -148,9 +148,10 @@ impl ScanStrategy for Hunt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::placement::random_board;
-    use crate::rules::Rules;
+    use crate::game::board::Board;
+    use crate::game::placement::random_board;
+    use crate::game::rules::Rules;
+    use crate::scan::referee::Referee;
     use crate::strategy::solve;
     use crate::strategy::testing::{assert_finished, game_boards};
 
@@ -161,7 +162,7 @@ mod tests {
             let rules = Rules::preset(name).unwrap();
             for (g, board) in (0..).zip(game_boards(&rules, 10, 10, 3, 60)) {
                 for mut s in [Hunt::new(g), Hunt::with_parity(g)] {
-                    let record = solve(&mut s, &mut board.clone()).unwrap();
+                    let record = solve(&mut s, &mut Referee::new(&board)).unwrap();
                     assert_finished(&board, &record);
                 }
             }
@@ -169,7 +170,7 @@ mod tests {
         for _ in 0..100 {
             let board = random_board(1 + rng.below(9) as usize, 1 + rng.below(9) as usize, &mut rng).unwrap();
             for mut s in [Hunt::new(1), Hunt::with_parity(1)] {
-                assert_finished(&board, &solve(&mut s, &mut board.clone()).unwrap());
+                assert_finished(&board, &solve(&mut s, &mut Referee::new(&board)).unwrap());
             }
         }
     }
@@ -178,12 +179,12 @@ mod tests {
     fn parity_hunts_on_the_checkerboard_first() {
         // One 2-cell ship far away: every hunting probe before the first hit is on the
         // lattice (r + c) % 2 == 0.
-        let ship = crate::ship::Ship::new(Position::new(7, 6), 2, crate::ship::Orientation::East);
+        let ship = crate::game::ship::Ship::new(Position::new(7, 6), 2, crate::game::position::Orientation::East);
         let board = Board::new(8, 8, vec![ship]).unwrap();
-        let mut sonar = board.clone();
+        let mut sonar = Referee::new(&board);
         let mut first_hit = None;
         struct Watch<'a>(&'a mut Option<Vec<Position>>, Vec<Position>);
-        impl crate::observer::ScanObserver for Watch<'_> {
+        impl crate::scan::observer::ScanObserver for Watch<'_> {
             fn probed(&mut self, pos: Position, _: Source, answer: Answer) {
                 self.1.push(pos);
                 if answer.is_hit() && self.0.is_none() {
@@ -200,10 +201,10 @@ mod tests {
     #[test]
     fn same_seed_same_game() {
         let board = random_board(9, 9, &mut Rng::new(2)).unwrap();
-        let a = solve(&mut Hunt::new(4), &mut board.clone()).unwrap().render_output(None);
+        let a = solve(&mut Hunt::new(4), &mut Referee::new(&board)).unwrap().render_output(None);
         let mut reused = Hunt::new(1);
-        solve(&mut reused, &mut board.clone()).unwrap();
+        solve(&mut reused, &mut Referee::new(&board)).unwrap();
         reused.reseed(4);
-        assert_eq!(solve(&mut reused, &mut board.clone()).unwrap().render_output(None), a);
+        assert_eq!(solve(&mut reused, &mut Referee::new(&board)).unwrap().render_output(None), a);
     }
 }

@@ -1,7 +1,7 @@
 //! linear: probe cells in row-major order until every ship cell is spotted.
 
 use super::{play_on_best_lane, Plays, ScanStrategy};
-use crate::observer::Source;
+use crate::scan::observer::Source;
 use crate::scan::{Scan, ScanError, Scanner};
 
 /// Scans left to right, top to bottom.

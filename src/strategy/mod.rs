@@ -1,13 +1,16 @@
 //! Scanning strategies (the Strategy pattern): each decides which cell to probe next,
 //! seeing only the [`Scan`] (answers so far, board size, ship-cell count, fleet sizes).
 
+pub mod afloat;
 mod bayes;
 mod density;
 mod hunt;
+pub mod likelihood;
 mod linear;
 mod parity;
 mod prob;
 mod random;
+pub mod ranking;
 mod smart;
 
 pub use bayes::Bayes;
@@ -19,12 +22,12 @@ pub use prob::Probabilistic;
 pub use random::Random;
 pub use smart::Smart;
 
-use crate::memory::Shortage;
-use crate::observer::{ScanObserver, Silent};
-use crate::record::ScanRecord;
-use crate::rules::Rules;
+use crate::game::rules::Rules;
+use crate::limits::memory::Shortage;
+use crate::scan::observer::{ScanObserver, Silent};
+use crate::scan::record::ScanRecord;
+use crate::scan::sonar::Sonar;
 use crate::scan::{Scan, ScanError, Scanner};
-use crate::sonar::Sonar;
 
 /// A way of choosing cells to probe until every ship cell is spotted.
 pub trait ScanStrategy {
@@ -45,7 +48,7 @@ pub trait ScanStrategy {
 }
 
 /// A strategy written once for both lanes of a scan: the watched [`Scan`] and its
-/// quiet lane ([`crate::quiet::QuietScan`]), each compiled on its own.
+/// quiet lane ([`crate::scan::quiet::QuietScan`]), each compiled on its own.
 trait Plays {
     /// Probes through `scan` until every ship cell is spotted (as [`ScanStrategy::run`]).
     fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError>;
@@ -301,12 +304,12 @@ pub fn solve_reusing(
 /// Checks shared by the strategies' unit tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::board::Board;
-    use crate::placement::Placer;
-    use crate::position::Position;
-    use crate::record::{CellState, ScanRecord};
-    use crate::rng::Rng;
-    use crate::rules::Rules;
+    use crate::game::board::Board;
+    use crate::game::placement::Placer;
+    use crate::game::position::Position;
+    use crate::game::rng::Rng;
+    use crate::game::rules::Rules;
+    use crate::scan::record::{CellState, ScanRecord};
 
     /// The boards of games `0..games` under `rules`, each placed from its own stream of
     /// `seed` as simulate places them.

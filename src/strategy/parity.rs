@@ -31,17 +31,17 @@
 //! one O(n L) rebuild per lattice change.
 
 use super::ScanStrategy;
-use crate::afloat::Afloat;
-use crate::cellset::CellSet;
-use crate::memory::{self, OutOfMemory};
-use crate::observer::Source;
-use crate::position::{Direction, Position};
-use crate::ranking::Ranking;
-use crate::record::CellState;
-use crate::runs;
+use crate::game::cellset::CellSet;
+use crate::game::position::{Direction, Position};
+use crate::game::ship::{MAX_SHIP, MIN_SHIP};
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
+use crate::scan::runs;
+use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError, Scanner};
-use crate::ship::{MAX_SHIP, MIN_SHIP};
-use crate::sonar::Answer;
+use crate::strategy::afloat::Afloat;
+use crate::strategy::ranking::Ranking;
 
 /// A hunting key: placements of an `L` ship through the cell, then the neighbour score.
 type Key = (u32, u32);
@@ -629,15 +629,17 @@ impl Parity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::placement::{random_board, Placer, STANDARD_FLEET};
-    use crate::rng::Rng;
-    use crate::ship::{Orientation, Ship};
+    use crate::game::board::Board;
+    use crate::game::placement::{random_board, Placer, STANDARD_FLEET};
+    use crate::game::position::Orientation;
+    use crate::game::rng::Rng;
+    use crate::game::ship::Ship;
+    use crate::scan::referee::Referee;
     use crate::strategy::solve;
     use std::cmp::Reverse;
 
     fn check(board: &Board) -> usize {
-        let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
+        let record = solve(&mut Parity::default(), &mut Referee::new(board)).unwrap();
         crate::strategy::testing::assert_finished(board, &record);
         record.scans()
     }
@@ -669,7 +671,7 @@ mod tests {
         // A lone 3-ship across the middle of a 5x5 bay: after it is found (and closed),
         // every cell around it is eliminated.
         let board = Board::new(5, 5, vec![Ship::new(Position::new(2, 1), 3, Orientation::East)]).unwrap();
-        let record = solve(&mut Parity::default(), &mut board.clone()).unwrap();
+        let record = solve(&mut Parity::default(), &mut Referee::new(&board)).unwrap();
         for p in [Position::new(1, 2), Position::new(3, 2), Position::new(1, 0), Position::new(3, 4)] {
             assert!(record.state(p).is_blocked(), "{p}");
         }
@@ -681,8 +683,8 @@ mod tests {
         let mut rng = Rng::new(8);
         for _ in 0..40 {
             let board = random_board(2 + rng.below(14) as usize, 2 + rng.below(14) as usize, &mut rng).unwrap();
-            let mut sonar = board.clone();
-            let mut obs = crate::observer::Silent;
+            let mut sonar = Referee::new(&board);
+            let mut obs = crate::scan::observer::Silent;
             let mut scan = Scan::new(&mut sonar, &mut obs);
             let mut parity = Parity::default();
             parity.reset(&scan).unwrap();
@@ -703,9 +705,10 @@ mod tests {
 
     #[test]
     fn finds_every_ship_under_other_rules() {
-        use crate::rules::Rules;
+        use crate::game::rules::Rules;
         for name in ["classic", "russian"] {
-            for sunk in [crate::rules::Sunk::None, crate::rules::Sunk::Yes, crate::rules::Sunk::Named] {
+            for sunk in [crate::game::rules::Sunk::None, crate::game::rules::Sunk::Yes, crate::game::rules::Sunk::Named]
+            {
                 let rules = Rules::preset(name).unwrap().with_sunk(sunk);
                 let mut total = 0;
                 for board in crate::strategy::testing::game_boards(&rules, 10, 10, 6, 100) {
@@ -732,11 +735,11 @@ mod tests {
 
     #[test]
     fn lattice_need_counts_the_cells_placements_finds() {
-        let mut rng = crate::rng::Rng::new(4);
+        let mut rng = crate::game::rng::Rng::new(4);
         for (rows, cols) in [(1, 1), (1, 9), (8, 1), (6, 7), (10, 10), (13, 9)] {
-            let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
-            let mut sonar = board.clone();
-            let mut obs = crate::observer::Silent;
+            let board = crate::game::placement::random_board(rows, cols, &mut rng).unwrap();
+            let mut sonar = Referee::new(&board);
+            let mut obs = crate::scan::observer::Silent;
             let mut scan = Scan::new(&mut sonar, &mut obs);
             for step in 0..rows * cols {
                 let p = Position::from_index(rng.below((rows * cols) as u64) as usize, cols);
@@ -765,8 +768,8 @@ mod tests {
     #[test]
     fn neighbour_score_counts_water_and_edges() {
         let board = Board::new(3, 3, vec![]).unwrap();
-        let mut sonar = board.clone();
-        let mut obs = crate::observer::Silent;
+        let mut sonar = Referee::new(&board);
+        let mut obs = crate::scan::observer::Silent;
         let mut scan = Scan::new(&mut sonar, &mut obs);
         // Centre of an empty 3x3: each of its 4 unknown neighbours has one edge side.
         assert_eq!(neighbour_score(&scan, Position::new(1, 1)), 4);

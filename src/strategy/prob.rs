@@ -7,12 +7,12 @@
 //! list skips blocked entries when read instead of searching for them (O(1) per step).
 
 use super::{play_on_best_lane, Plays, ScanStrategy};
-use crate::cellset::CellSet;
-use crate::likelihood::Likelihood;
-use crate::memory::{self, OutOfMemory};
-use crate::observer::{ListView, Source};
-use crate::position::Position;
+use crate::game::cellset::CellSet;
+use crate::game::position::Position;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::{ListView, Source};
 use crate::scan::{Scan, ScanError, Scanner};
+use crate::strategy::likelihood::Likelihood;
 
 /// The probabilistic scanner: likelihood matrix plus `highProbabilityList`.
 #[derive(Debug, Default, Clone)]
@@ -141,7 +141,7 @@ impl Plays for Probabilistic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::game::rng::Rng;
     use std::collections::VecDeque;
 
     #[test]

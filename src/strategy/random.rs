@@ -7,9 +7,9 @@
 //! array of the whole board is kept: memory stays flat and large boards cache-friendly.
 
 use super::{play_on_best_lane, Plays, ScanStrategy};
-use crate::observer::Source;
-use crate::position::Position;
-use crate::rng::Rng;
+use crate::game::position::Position;
+use crate::game::rng::Rng;
+use crate::scan::observer::Source;
 use crate::scan::{Scan, ScanError, Scanner};
 
 /// Boards up to this many cells shuffle an array; larger ones use [`Permutation`].
@@ -134,6 +134,7 @@ impl Plays for Random {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::referee::Referee;
 
     #[test]
     fn permutation_is_a_bijection() {
@@ -151,18 +152,18 @@ mod tests {
 
     #[test]
     fn finds_the_ship_with_either_order() {
-        use crate::board::Board;
-        use crate::record::CellState;
+        use crate::game::board::Board;
+        use crate::scan::record::CellState;
         for (rows, cols) in [(7, 9), (300, 300)] {
             // Small boards shuffle an array, large ones use the Feistel permutation; a
             // repeated cell would be refused by the scan, so Ok means no repeats.
-            let mut board = Board::new(
+            let board = Board::new(
                 rows,
                 cols,
-                vec![crate::ship::Ship::new(Position::new(0, 0), 1, crate::ship::Orientation::East)],
+                vec![crate::game::ship::Ship::new(Position::new(0, 0), 1, crate::game::position::Orientation::East)],
             )
             .unwrap();
-            let record = crate::strategy::solve(&mut Random::new(3), &mut board).unwrap();
+            let record = crate::strategy::solve(&mut Random::new(3), &mut Referee::new(&board)).unwrap();
             assert!(record.scans() >= 1);
             assert_eq!(record.state(Position::new(0, 0)), CellState::Hit);
         }
@@ -171,14 +172,14 @@ mod tests {
 
     #[test]
     fn a_reused_scanner_scans_like_a_fresh_one() {
-        use crate::placement::random_board;
+        use crate::game::placement::random_board;
         let mut rng = Rng::new(4);
         let mut reused = Random::new(0);
         for (rows, cols) in [(7, 9), (9, 7), (7, 9), (3, 3), (10, 10), (10, 10)] {
             let board = random_board(rows, cols, &mut rng).unwrap();
             reused.reseed(rows as u64);
-            let a = crate::strategy::solve(&mut reused, &mut board.clone()).unwrap();
-            let b = crate::strategy::solve(&mut Random::new(rows as u64), &mut board.clone()).unwrap();
+            let a = crate::strategy::solve(&mut reused, &mut Referee::new(&board)).unwrap();
+            let b = crate::strategy::solve(&mut Random::new(rows as u64), &mut Referee::new(&board)).unwrap();
             assert_eq!(a.render_output(None), b.render_output(None));
         }
     }

@@ -11,9 +11,9 @@
 //! tests compare it with a plain `Vec` implementation of the statement's list.
 
 use super::{play_on_best_lane, Plays, ScanStrategy};
-use crate::memory::{self, OutOfMemory};
-use crate::observer::{ListView, Source};
-use crate::position::Position;
+use crate::game::position::Position;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::{ListView, Source};
 use crate::scan::{Scan, ScanError, Scanner};
 
 /// Where a cell is in `boardList`.
@@ -185,10 +185,11 @@ impl Plays for Smart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::observer::Silent;
-    use crate::position::Direction;
-    use crate::rng::Rng;
+    use crate::game::board::Board;
+    use crate::game::position::Direction;
+    use crate::game::rng::Rng;
+    use crate::scan::observer::Silent;
+    use crate::scan::referee::Referee;
     use crate::strategy::solve;
 
     /// The statement's algorithm with a plain `Vec` as boardList.
@@ -227,15 +228,18 @@ mod tests {
         for _ in 0..400 {
             let rows = 1 + rng.below(9) as usize;
             let cols = 1 + rng.below(9) as usize;
-            let board = crate::placement::random_board(rows, cols, &mut rng).unwrap();
-            let record = solve(&mut Smart::default(), &mut board.clone()).unwrap();
+            let board = crate::game::placement::random_board(rows, cols, &mut rng).unwrap();
+            let record = solve(&mut Smart::default(), &mut Referee::new(&board)).unwrap();
             let (scans, probed, eliminated) = reference(&board);
             assert_eq!(record.scans(), scans);
             for p in probed {
-                assert!(matches!(record.state(p), crate::record::CellState::Hit | crate::record::CellState::Miss));
+                assert!(matches!(
+                    record.state(p),
+                    crate::scan::record::CellState::Hit | crate::scan::record::CellState::Miss
+                ));
             }
             for p in eliminated {
-                assert_eq!(record.state(p), crate::record::CellState::Eliminated);
+                assert_eq!(record.state(p), crate::scan::record::CellState::Eliminated);
             }
         }
     }

@@ -258,28 +258,28 @@ pub fn likelihood(rows: usize, cols: usize, blocked: &[Vec<bool>]) -> Vec<Vec<i3
 
 /// A sonar answering from a board but hiding its fleet (only the ship-cell count), as
 /// `play --cells N` does.
-pub struct NoFleet(pub spot_the_ships::board::Board);
+pub struct NoFleet<'a>(pub spot_the_ships::scan::referee::Referee<'a>);
 
-impl spot_the_ships::sonar::Sonar for NoFleet {
+impl spot_the_ships::scan::sonar::Sonar for NoFleet<'_> {
     fn rows(&self) -> usize {
-        self.0.rows()
+        spot_the_ships::scan::sonar::Sonar::rows(&self.0)
     }
     fn cols(&self) -> usize {
-        self.0.cols()
+        spot_the_ships::scan::sonar::Sonar::cols(&self.0)
     }
     fn ship_cells(&self) -> usize {
-        self.0.ship_cells()
+        spot_the_ships::scan::sonar::Sonar::ship_cells(&self.0)
     }
-    fn rules(&self) -> &spot_the_ships::rules::Rules {
-        self.0.rules()
+    fn rules(&self) -> &spot_the_ships::game::rules::Rules {
+        spot_the_ships::scan::sonar::Sonar::rules(&self.0)
     }
-    fn fleet(&self) -> Option<&spot_the_ships::fleet::Fleet> {
+    fn fleet(&self) -> Option<&spot_the_ships::game::fleet::Fleet> {
         None
     }
     fn probe(
         &mut self,
-        pos: spot_the_ships::position::Position,
-    ) -> Result<spot_the_ships::sonar::Answer, spot_the_ships::sonar::ProbeError> {
-        spot_the_ships::sonar::Sonar::probe(&mut self.0, pos)
+        pos: spot_the_ships::game::position::Position,
+    ) -> Result<spot_the_ships::scan::sonar::Answer, spot_the_ships::scan::sonar::ProbeError> {
+        spot_the_ships::scan::sonar::Sonar::probe(&mut self.0, pos)
     }
 }

@@ -9,8 +9,8 @@
 
 #![allow(dead_code)] // each test crate uses its own part
 
-use spot_the_ships::position::Position;
-use spot_the_ships::ship::{Orientation, Ship};
+use spot_the_ships::game::position::{Orientation, Position};
+use spot_the_ships::game::ship::Ship;
 
 /// Every placement of a `size` ship on the board that avoids `blocked` cells.
 pub fn valid(rows: usize, cols: usize, size: usize, blocked: &[bool]) -> Vec<Ship> {

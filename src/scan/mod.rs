@@ -1,0 +1,453 @@
+//! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
+//! counts the ship cells still to spot and tells the observer about every step.
+
+pub mod observer;
+pub mod quiet;
+pub mod record;
+pub mod referee;
+pub mod runs;
+pub mod sonar;
+pub mod state;
+
+use crate::game::board::Board;
+use crate::game::fleet::Fleet;
+use crate::game::position::Position;
+use crate::game::rules::{Rules, Sunk};
+use crate::limits::memory::{OutOfMemory, Shortage};
+use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
+use crate::scan::quiet::QuietScan;
+use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::sonar::{Answer, ProbeError, Sonar};
+use std::fmt;
+
+/// Why a scan stopped before spotting every ship cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanError {
+    /// The sonar could not answer.
+    Probe(ProbeError),
+    /// A strategy asked for a cell outside the board (a bug in the strategy).
+    Outside(Position),
+    /// A strategy asked for a cell already probed or eliminated (a bug in the strategy).
+    Repeated(Position),
+    /// Every open cell was used up with ship cells still missing: the answers broke the
+    /// rules (only an interactive sonar can do that).
+    Exhausted {
+        /// Ship cells found.
+        found: usize,
+        /// Ship cells announced.
+        expected: usize,
+    },
+    /// An answer contradicts the rules or earlier answers.
+    Contradiction(String),
+    /// The memory a strategy needs for this board could not be had.
+    OutOfMemory(Shortage),
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanError::Probe(e) => write!(f, "{e}"),
+            ScanError::Outside(p) => write!(f, "internal: strategy probed {p}, outside the board"),
+            ScanError::Repeated(p) => write!(f, "internal: strategy probed {p} twice"),
+            ScanError::Exhausted { found, expected } => {
+                write!(
+                    f,
+                    "contradiction: no cell is left to scan but only {found} of {} were found",
+                    crate::render::words::count(*expected, "ship cell")
+                )
+            }
+            ScanError::Contradiction(why) => write!(f, "contradiction: {why}"),
+            ScanError::OutOfMemory(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+impl From<ProbeError> for ScanError {
+    fn from(e: ProbeError) -> ScanError {
+        ScanError::Probe(e)
+    }
+}
+
+/// What a strategy plays through: probes, eliminations, what is known, and the steps
+/// an observer sees. [`Scan`] serves any sonar, watched or not; its quiet lane
+/// [`crate::scan::quiet::QuietScan`] serves an unwatched board with nothing else to do per
+/// probe. Strategies written against this trait run on both (`simulate` plays the
+/// quiet lane hundreds of millions of times).
+pub trait Scanner {
+    /// Number of rows.
+    /// Pre: none. Post: at least 1 for a real board.
+    fn rows(&self) -> usize;
+    /// Number of columns.
+    /// Pre: none. Post: at least 1 for a real board.
+    fn cols(&self) -> usize;
+    /// True once every ship cell is spotted.
+    /// Pre: none. Post: no change.
+    fn is_done(&self) -> bool;
+    /// What is known of `pos` (outside cells read as eliminated).
+    /// Pre: none. Post: no change.
+    fn state(&self, pos: Position) -> CellState;
+    /// The rules the answers follow.
+    /// Pre: none. Post: no change.
+    fn rules(&self) -> &Rules;
+    /// Probes `pos` and records the answer.
+    /// Pre: `pos` inside and unknown. Post: `Ok(answer)`, one more scan; errors leave
+    /// the record unchanged.
+    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError>;
+    /// Probes the next unknown cells in row-major order from index `from`: the first one
+    /// ([`Scan::sweep`]) or all of them up to the first ship cell (the quiet lane's).
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
+    /// cell from `from` to `i` probed, only `i` possibly a hit; `Ok(None)` when no
+    /// unknown cell is left at or after `from`.
+    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError>;
+    /// Marks `pos` as water without probing it, if it is still unknown.
+    /// Pre: none. Post: true when the cell changed.
+    fn eliminate(&mut self, pos: Position) -> bool;
+    /// Shows the strategy's list to an observer, if any.
+    /// Pre: none. Post: no change to the scan.
+    fn show_list(&mut self, list: &dyn ListView);
+    /// Shows the likelihood matrix the strategy is about to read, if anyone watches.
+    /// Pre: none. Post: no change to the scan.
+    fn show_likelihood(&mut self, matrix: &dyn ScoreView);
+    /// Ends the current step (one per probe).
+    /// Pre: a probe was made since the last call. Post: an observer saw the record.
+    fn end_step(&mut self);
+    /// The error to return when a strategy has no cell left to probe.
+    /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
+    fn exhausted(&self) -> ScanError;
+    /// The error for an allocation the system refused during this scan.
+    /// Pre: none. Post: names this board's size.
+    fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
+        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
+    }
+}
+
+/// The error for a probe of `pos` that `record` refuses (outside, or already known).
+pub(crate) fn refused(record: &ScanRecord, pos: Position) -> ScanError {
+    if pos.row >= record.rows() || pos.col >= record.cols() {
+        ScanError::Outside(pos)
+    } else {
+        ScanError::Repeated(pos)
+    }
+}
+
+/// Who answers the probes. A [`Board`] is asked directly (no virtual call per probe:
+/// `simulate` plays hundreds of millions of probes); any other sonar through its trait.
+enum Oracle<'a> {
+    Board(&'a Board),
+    Other(&'a mut dyn Sonar),
+    /// A sonar that said it was a board and then did not (breaks `as_board`'s contract):
+    /// every probe fails instead of panicking.
+    Inconsistent(&'a dyn Sonar),
+}
+
+/// A scan in progress. Strategies probe and eliminate through it; they never see ships.
+pub struct Scan<'a> {
+    oracle: Oracle<'a>,
+    /// `None` when the observer is [`crate::scan::observer::Silent`]: nothing to tell.
+    observer: Option<&'a mut dyn ScanObserver>,
+    record: ScanRecord,
+    /// Ship cells of the bay (asked once: it never changes).
+    ship_cells: usize,
+    /// True when the rules announce sunk ships: the board's answers then depend on the
+    /// record, and the record keeps the order of the hits.
+    announce: bool,
+}
+
+impl<'a> Scan<'a> {
+    /// Starts a scan of `sonar`'s bay, reporting to `observer`.
+    /// Pre: none. Post: nothing probed; `remaining() == sonar.ship_cells()`.
+    pub fn new(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver) -> Scan<'a> {
+        Scan::with_record(sonar, observer, ScanRecord::new(0, 0))
+    }
+
+    /// As [`Scan::new`], keeping its record in `record`'s memory (simulate reuses one
+    /// record for every scan instead of allocating one per scan).
+    /// Pre: none. Post: as `new(sonar, observer)`; what `record` held is forgotten.
+    pub fn with_record(
+        sonar: &'a mut dyn Sonar,
+        observer: &'a mut dyn ScanObserver,
+        mut record: ScanRecord,
+    ) -> Scan<'a> {
+        record.reset(sonar.rows(), sonar.cols());
+        let ship_cells = sonar.ship_cells();
+        let announce = sonar.rules().sunk() != Sunk::None;
+        if announce {
+            record.log_answers();
+        }
+        let observer = if observer.is_silent() { None } else { Some(observer) };
+        let oracle = if sonar.as_board().is_some() {
+            let shared: &'a dyn Sonar = sonar;
+            match shared.as_board() {
+                Some(board) => Oracle::Board(board),
+                None => Oracle::Inconsistent(shared),
+            }
+        } else {
+            Oracle::Other(sonar)
+        };
+        Scan { oracle, observer, record, ship_cells, announce }
+    }
+
+    /// Number of rows.
+    /// Pre: none. Post: at least 1.
+    pub fn rows(&self) -> usize {
+        self.record.rows()
+    }
+
+    /// Number of columns.
+    /// Pre: none. Post: at least 1.
+    pub fn cols(&self) -> usize {
+        self.record.cols()
+    }
+
+    /// Total ship cells of the bay.
+    /// Pre: none. Post: no change.
+    pub fn ship_cells(&self) -> usize {
+        self.ship_cells
+    }
+
+    /// The fleet, when the sonar knows it.
+    /// Pre: none. Post: no change.
+    pub fn fleet(&self) -> Option<&Fleet> {
+        match &self.oracle {
+            Oracle::Board(b) => Some(b.rules().fleet()),
+            Oracle::Other(s) => s.fleet(),
+            Oracle::Inconsistent(s) => s.fleet(),
+        }
+    }
+
+    /// The rules the answers follow.
+    /// Pre: none. Post: no change.
+    pub fn rules(&self) -> &Rules {
+        match &self.oracle {
+            Oracle::Board(b) => b.rules(),
+            Oracle::Other(s) => s.rules(),
+            Oracle::Inconsistent(s) => s.rules(),
+        }
+    }
+
+    /// Ship cells not spotted yet.
+    /// Pre: none. Post: `ship_cells() - record().hits()`.
+    pub fn remaining(&self) -> usize {
+        self.ship_cells.saturating_sub(self.record.hits())
+    }
+
+    /// True once every ship cell is spotted.
+    /// Pre: none. Post: `remaining() == 0`.
+    pub fn is_done(&self) -> bool {
+        self.record.hits() >= self.ship_cells
+    }
+
+    /// What is known so far.
+    /// Pre: none. Post: no change.
+    pub fn record(&self) -> &ScanRecord {
+        &self.record
+    }
+
+    /// What is known of `pos` (outside cells read as eliminated).
+    /// Pre: none. Post: no change.
+    pub fn state(&self, pos: Position) -> CellState {
+        self.record.state(pos)
+    }
+
+    /// Probes `pos`, records the answer and tells the observer.
+    /// Pre: `pos` inside and unknown. Post: `Ok(answer)`; the cell is `Hit` or `Miss`,
+    /// one more scan. Errors leave the record unchanged.
+    #[inline]
+    pub fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
+        // Fast path, taken by every judge and simulate probe: a board's answers cannot
+        // contradict the rules (its ships were validated), so only the cell is checked.
+        if let Oracle::Board(board) = self.oracle {
+            if let Some(i) = self.record.open_index(pos) {
+                let answer = if self.announce {
+                    crate::scan::referee::answer(board, i, &self.record)
+                } else {
+                    Answer::from_hit(board.is_ship_at(i))
+                };
+                self.record.set_probed(i, answer.is_hit());
+                self.record.note_answer(i, answer);
+                if let Some(o) = self.observer.as_mut() {
+                    o.probed(pos, source, answer);
+                }
+                return Ok(answer);
+            }
+        }
+        self.probe_checked(pos, source)
+    }
+
+    /// Probes the first unknown cell in row-major order from index `from`: one step of
+    /// a list strategy's sweep, so that an observer sees one step per probe (the quiet
+    /// lane's sweep probes a whole run of water at once).
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the cell probed, the first unknown one
+    /// at or after `from`; `Ok(None)` when there is none.
+    pub fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
+        let cols = self.cols();
+        let cells = self.rows() * cols;
+        let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
+            return Ok(None);
+        };
+        let answer = self.probe(Position::from_index(i, cols), source)?;
+        Ok(Some((i, answer.is_hit())))
+    }
+
+    /// Every other probe: refuses cells outside or already known, asks the sonar, and
+    /// refuses answers that contradict the rules. Kept out of line so that the fast path
+    /// above stays small.
+    #[inline(never)]
+    fn probe_checked(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
+        let Some(i) = self.record.open_index(pos) else {
+            return Err(refused(&self.record, pos));
+        };
+        let answer = match &mut self.oracle {
+            Oracle::Board(b) => crate::scan::referee::answer(b, i, &self.record),
+            Oracle::Other(s) => s.probe(pos)?,
+            Oracle::Inconsistent(_) => {
+                return Err(ScanError::Probe(ProbeError::Io("internal: the sonar stopped being a board".into())))
+            }
+        };
+        if answer.is_hit() {
+            self.check_hit(pos)?;
+        }
+        self.record.set_probed(i, answer.is_hit());
+        self.record.note_answer(i, answer);
+        if let Some(o) = self.observer.as_mut() {
+            o.probed(pos, source, answer);
+        }
+        Ok(answer)
+    }
+
+    /// Refuses a hit that the rules or earlier answers make impossible.
+    fn check_hit(&self, pos: Position) -> Result<(), ScanError> {
+        if self.is_done() {
+            return Err(ScanError::Contradiction(format!(
+                "{pos} is a hit, but {} already found",
+                crate::render::words::count(self.ship_cells(), "ship cell")
+                    + if self.ship_cells() == 1 { " was" } else { " were" }
+            )));
+        }
+        let rules = self.rules();
+        if rules.touch() || !rules.fleet().is_straight() {
+            // Ships may touch, or have cells diagonal to each other: no contact to refuse.
+            return Ok(());
+        }
+        let (rows, cols) = (self.rows(), self.cols());
+        // Cheap test first (most hits have no hit diagonal); name the cell only if needed.
+        let hit_at = |r: usize, c: usize| self.record.state_at(r * cols + c) == CellState::Hit;
+        let (r, c) = (pos.row, pos.col);
+        let (up, down, left, right) = (r > 0, r + 1 < rows, c > 0, c + 1 < cols);
+        let any = (up && right && hit_at(r - 1, c + 1))
+            || (down && right && hit_at(r + 1, c + 1))
+            || (down && left && hit_at(r + 1, c - 1))
+            || (up && left && hit_at(r - 1, c - 1));
+        if !any {
+            return Ok(());
+        }
+        match pos.diagonals(rows, cols).find(|&d| self.record.state(d) == CellState::Hit) {
+            Some(d) => {
+                Err(ScanError::Contradiction(format!("{pos} is a hit diagonal to the hit {d}, and ships never touch")))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Marks `pos` as water without probing it, if it is still unknown.
+    /// Pre: none. Post: returns true when the cell changed (the observer is told).
+    pub fn eliminate(&mut self, pos: Position) -> bool {
+        let changed = self.record.mark_eliminated(pos);
+        if changed {
+            if let Some(o) = self.observer.as_mut() {
+                o.eliminated(pos);
+            }
+        }
+        changed
+    }
+
+    /// Shows the strategy's list to the observer.
+    /// Pre: none. Post: no change to the scan.
+    pub fn show_list(&mut self, list: &dyn ListView) {
+        if let Some(o) = self.observer.as_mut() {
+            o.list_changed(list);
+        }
+    }
+
+    /// Shows the likelihood matrix the strategy is about to read.
+    /// Pre: none. Post: no change to the scan.
+    pub fn show_likelihood(&mut self, matrix: &dyn ScoreView) {
+        if let Some(o) = self.observer.as_mut() {
+            o.likelihood_read(matrix);
+        }
+    }
+
+    /// Ends the current step (one per probe).
+    /// Pre: a probe was made since the last call. Post: the observer saw the record.
+    #[inline]
+    pub fn end_step(&mut self) {
+        if let Some(o) = self.observer.as_mut() {
+            o.step_done(&self.record);
+        }
+    }
+
+    /// The error to return when a strategy has no cell left to probe.
+    /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
+    pub fn exhausted(&self) -> ScanError {
+        ScanError::Exhausted { found: self.record.hits(), expected: self.ship_cells() }
+    }
+
+    /// Ends the scan and hands back its record.
+    /// Pre: none. Post: the record holds every probe and elimination made.
+    pub fn into_record(self) -> ScanRecord {
+        self.record
+    }
+
+    /// The quiet lane, when nobody watches and a board answers; `None` otherwise.
+    /// Pre: none. Post: what is done through the lane is in this scan's record once
+    /// the lane is dropped.
+    pub fn quiet(&mut self) -> Option<QuietScan<'_>> {
+        if self.observer.is_some() {
+            return None;
+        }
+        let Oracle::Board(board) = self.oracle else { return None };
+        let ship_cells = self.ship_cells;
+        Some(QuietScan::new(&mut self.record, board, ship_cells, self.announce))
+    }
+}
+
+impl Scanner for Scan<'_> {
+    fn rows(&self) -> usize {
+        Scan::rows(self)
+    }
+    fn cols(&self) -> usize {
+        Scan::cols(self)
+    }
+    fn is_done(&self) -> bool {
+        Scan::is_done(self)
+    }
+    fn state(&self, pos: Position) -> CellState {
+        Scan::state(self, pos)
+    }
+    fn rules(&self) -> &Rules {
+        Scan::rules(self)
+    }
+    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
+        Scan::probe(self, pos, source)
+    }
+    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
+        Scan::sweep(self, from, source)
+    }
+    fn eliminate(&mut self, pos: Position) -> bool {
+        Scan::eliminate(self, pos)
+    }
+    fn show_list(&mut self, list: &dyn ListView) {
+        Scan::show_list(self, list)
+    }
+    fn show_likelihood(&mut self, matrix: &dyn ScoreView) {
+        Scan::show_likelihood(self, matrix)
+    }
+    fn end_step(&mut self) {
+        Scan::end_step(self)
+    }
+    fn exhausted(&self) -> ScanError {
+        Scan::exhausted(self)
+    }
+}

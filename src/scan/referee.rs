@@ -1,0 +1,141 @@
+//! The referee: where the hidden board meets a scan. Every answer a [`Board`] gives is
+//! worked out here ([`answer`]), from the board and what the scan has recorded, so that
+//! the judge, both lanes of a scan, the `referee` command and the bot arena answer alike.
+
+use crate::game::board::Board;
+use crate::game::fleet::Fleet;
+use crate::game::position::Position;
+use crate::game::rules::{Rules, Sunk};
+use crate::scan::record::{CellState, ScanRecord, ShipCells};
+use crate::scan::sonar::{Answer, ProbeError, Sonar};
+
+impl ShipCells for Board {
+    #[inline]
+    fn is_ship_at(&self, i: usize) -> bool {
+        Board::is_ship_at(self, i)
+    }
+    #[inline]
+    fn next_ship_at_or_after(&self, i: usize) -> Option<usize> {
+        Board::next_ship_at_or_after(self, i)
+    }
+}
+
+/// What probing the cell of index `i` of `board` answers, given what `record` holds so
+/// far: `Sunk` when the rules announce it and every other cell of its ship is hit.
+/// Pre: `i` inside, not probed in `record`; `record` is of this board. Post: no change.
+#[inline]
+pub fn answer(board: &Board, i: usize, record: &ScanRecord) -> Answer {
+    if !board.is_ship_at(i) {
+        return Answer::Miss;
+    }
+    let sunk = board.rules().sunk();
+    if sunk == Sunk::None {
+        return Answer::Hit;
+    }
+    let pos = Position::from_index(i, board.cols());
+    let Some(k) = board.ship_at(pos) else { return Answer::Hit };
+    let Some(ship) = board.ship(k) else { return Answer::Hit };
+    if ship.cells().any(|c| c != pos && record.state(c) != CellState::Hit) {
+        return Answer::Hit;
+    }
+    Answer::Sunk(if sunk == Sunk::Named { board.kind_of(k) } else { None })
+}
+
+/// A board as a [`Sonar`]: the hidden board and the record of what was asked of it (a
+/// sunk answer depends on the cells asked before). A [`crate::scan::Scan`] started on a
+/// referee asks the board directly (see [`Sonar::as_board`]).
+#[derive(Debug)]
+pub struct Referee<'a> {
+    board: &'a Board,
+    /// What was asked through [`Sonar::probe`] itself, when the rules announce sunk
+    /// ships; made at the first such probe.
+    asked: Option<ScanRecord>,
+}
+
+impl<'a> Referee<'a> {
+    /// A referee of `board`, nothing asked yet.
+    /// Pre: none. Post: `as_board()` is `board`.
+    pub fn new(board: &'a Board) -> Referee<'a> {
+        Referee { board, asked: None }
+    }
+}
+
+impl Sonar for Referee<'_> {
+    fn rows(&self) -> usize {
+        self.board.rows()
+    }
+    fn cols(&self) -> usize {
+        self.board.cols()
+    }
+    fn ship_cells(&self) -> usize {
+        self.board.ship_cells()
+    }
+    fn rules(&self) -> &Rules {
+        self.board.rules()
+    }
+    fn fleet(&self) -> Option<&Fleet> {
+        Some(self.board.rules().fleet())
+    }
+    fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {
+        let board = self.board;
+        if pos.row >= board.rows() || pos.col >= board.cols() {
+            return Err(ProbeError::Io(format!("internal: {pos} is outside the board")));
+        }
+        if board.rules().sunk() == Sunk::None {
+            return Ok(Answer::from_hit(board.is_ship(pos)));
+        }
+        let asked = self.asked.get_or_insert_with(|| ScanRecord::new(board.rows(), board.cols()));
+        let i = pos.index(board.cols());
+        Ok(match asked.open_index(pos) {
+            Some(_) => {
+                let a = answer(board, i, asked);
+                asked.set_probed(i, a.is_hit());
+                a
+            }
+            // Asked again: the same answer, without the completion it made.
+            None => Answer::from_hit(board.is_ship_at(i)),
+        })
+    }
+    fn as_board(&self) -> Option<&Board> {
+        Some(self.board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::position::Orientation::East;
+    use crate::game::ship::Ship;
+
+    fn ship(r: usize, c: usize, size: usize) -> Ship {
+        Ship::new(Position::new(r, c), size, East)
+    }
+
+    #[test]
+    fn probe_agrees_with_is_ship() {
+        let b = Board::new(5, 6, vec![ship(1, 1, 4), Ship::new(Position::new(3, 0), 2, East)]).unwrap();
+        let mut r = Referee::new(&b);
+        assert_eq!(r.probe(Position::new(1, 1)), Ok(Answer::Hit));
+        assert_eq!(r.probe(Position::new(0, 0)), Ok(Answer::Miss));
+        assert_eq!(Sonar::fleet(&r).map(Fleet::sizes), Some(vec![4, 2]));
+        assert_eq!((Sonar::rows(&r), Sonar::cols(&r), Sonar::ship_cells(&r)), (5, 6, 6));
+        assert!(r.probe(Position::new(5, 0)).is_err());
+    }
+
+    #[test]
+    fn sunk_is_answered_on_the_last_cell() {
+        let classic = Rules::preset("classic").unwrap();
+        let b = Board::with_rules(3, 4, vec![ship(0, 0, 2), ship(1, 0, 3)], &classic).unwrap();
+        let kind = b.kind_of(1);
+        let mut r = Referee::new(&b);
+        assert_eq!(r.probe(Position::new(1, 1)), Ok(Answer::Hit));
+        assert_eq!(r.probe(Position::new(0, 1)), Ok(Answer::Hit));
+        assert_eq!(r.probe(Position::new(1, 0)), Ok(Answer::Hit));
+        assert_eq!(r.probe(Position::new(1, 2)), Ok(Answer::Sunk(kind)));
+        assert_eq!(r.probe(Position::new(0, 0)), Ok(Answer::Sunk(b.kind_of(0))));
+        assert_eq!(r.probe(Position::new(2, 2)), Ok(Answer::Miss));
+        let russian = Rules::preset("russian").unwrap();
+        let b = Board::with_rules(3, 4, vec![ship(0, 0, 1)], &russian).unwrap();
+        assert_eq!(Referee::new(&b).probe(Position::new(0, 0)), Ok(Answer::Sunk(None)));
+    }
+}

@@ -1,0 +1,532 @@
+//! The test cases of the grading kit: the statement's six samples, named edge cases
+//! (one per board and strategy), random cases (seed and index), and a user's own
+//! `.in`/`.out` pairs. Every case has a stable name that rebuilds it ([`named`]):
+//! `sample-02-prob`, `edge-1x1-smart`, `random-2021-17-linear`, `user-NAME`. The
+//! expected output of a built-in case is this program's own judge output, computed in
+//! process.
+
+use super::instance::Instance;
+use crate::game::position::{Orientation, Position};
+use crate::game::rng::Rng;
+use crate::game::ship::{Ship, MAX_SHIP};
+use std::path::Path;
+
+/// Where a case comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// One of the statement's six samples.
+    Sample,
+    /// A named edge case.
+    Edge,
+    /// A random case, from a seed and an index.
+    Random,
+    /// A user's `.in`/`.out` pair.
+    User,
+}
+
+/// One test case: its name, input and expected output.
+#[derive(Debug, Clone)]
+pub(crate) struct Case {
+    /// Its stable name (see the module notes).
+    pub name: String,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// The strategy its input names (`?` when a user's input names none).
+    pub strategy: String,
+    /// The input bytes.
+    pub input: Vec<u8>,
+    /// The expected output bytes.
+    pub expected: Vec<u8>,
+    /// The input as data when it is a valid input whose expected output is this
+    /// program's (then it can be shrunk).
+    pub instance: Option<Instance>,
+}
+
+impl Case {
+    /// A case made from an instance, its expected output computed by the judge.
+    /// Pre: none. Post: `Err` when the instance is not a valid input.
+    pub(crate) fn from_instance(name: String, origin: Origin, instance: Instance) -> Result<Case, String> {
+        let expected = instance.expected().map_err(|e| format!("case {name}: {e}"))?;
+        Ok(Case {
+            name,
+            origin,
+            strategy: instance.strategy.clone(),
+            input: instance.text().into_bytes(),
+            expected: expected.into_bytes(),
+            instance: Some(instance),
+        })
+    }
+}
+
+/// The statement's six samples: name suffix, input, expected output.
+const SAMPLES: [(&str, &str, &str); 6] = [
+    ("00-linear", include_str!("../../../samples/00-linear.in"), include_str!("../../../samples/00-linear.out")),
+    ("01-smart", include_str!("../../../samples/01-smart.in"), include_str!("../../../samples/01-smart.out")),
+    ("02-prob", include_str!("../../../samples/02-prob.in"), include_str!("../../../samples/02-prob.out")),
+    ("03-linear", include_str!("../../../samples/03-linear.in"), include_str!("../../../samples/03-linear.out")),
+    ("04-smart", include_str!("../../../samples/04-smart.in"), include_str!("../../../samples/04-smart.out")),
+    ("05-prob", include_str!("../../../samples/05-prob.in"), include_str!("../../../samples/05-prob.out")),
+];
+
+/// A ship of a table: row, column, size, `E` or `S`.
+type ShipRow = (usize, usize, usize, char);
+
+/// The named edge boards: name, rows, columns, ships. The large board is made by
+/// [`large_board`].
+const EDGES: [(&str, usize, usize, &[ShipRow]); 16] = [
+    ("empty-1x1", 1, 1, &[]),
+    ("empty", 5, 6, &[]),
+    ("1x1", 1, 1, &[(0, 0, 1, 'E')]),
+    ("1xN", 1, 13, &[(0, 0, 2, 'E'), (0, 3, 1, 'E'), (0, 5, 3, 'E'), (0, 9, 4, 'E')]),
+    ("Nx1", 13, 1, &[(0, 0, 2, 'S'), (3, 0, 1, 'S'), (5, 0, 3, 'S'), (9, 0, 4, 'S')]),
+    ("full-row", 1, 5, &[(0, 0, 5, 'E')]),
+    ("full-column", 5, 1, &[(0, 0, 5, 'S')]),
+    ("corners", 6, 7, &[(0, 0, 1, 'E'), (0, 6, 1, 'E'), (5, 0, 1, 'E'), (5, 6, 1, 'E')]),
+    ("corner-lines", 8, 8, &[(0, 0, 4, 'E'), (0, 7, 4, 'S'), (7, 4, 4, 'E'), (4, 0, 4, 'S')]),
+    ("edges", 9, 9, &[(0, 3, 3, 'E'), (3, 0, 3, 'S'), (8, 3, 3, 'E'), (3, 8, 3, 'S')]),
+    (
+        "rows-of-fives",
+        5,
+        17,
+        &[
+            (0, 0, 5, 'E'),
+            (0, 6, 5, 'E'),
+            (0, 12, 5, 'E'),
+            (2, 0, 5, 'E'),
+            (2, 6, 5, 'E'),
+            (2, 12, 5, 'E'),
+            (4, 0, 5, 'E'),
+            (4, 6, 5, 'E'),
+            (4, 12, 5, 'E'),
+        ],
+    ),
+    (
+        "columns-of-fives",
+        17,
+        5,
+        &[
+            (0, 0, 5, 'S'),
+            (6, 0, 5, 'S'),
+            (12, 0, 5, 'S'),
+            (0, 2, 5, 'S'),
+            (6, 2, 5, 'S'),
+            (12, 2, 5, 'S'),
+            (0, 4, 5, 'S'),
+            (6, 4, 5, 'S'),
+            (12, 4, 5, 'S'),
+        ],
+    ),
+    (
+        "all-ones",
+        7,
+        7,
+        &[
+            (0, 0, 1, 'E'),
+            (0, 2, 1, 'E'),
+            (0, 4, 1, 'E'),
+            (0, 6, 1, 'E'),
+            (2, 0, 1, 'E'),
+            (2, 2, 1, 'E'),
+            (2, 4, 1, 'E'),
+            (2, 6, 1, 'E'),
+            (4, 0, 1, 'E'),
+            (4, 2, 1, 'E'),
+            (4, 4, 1, 'E'),
+            (4, 6, 1, 'E'),
+            (6, 0, 1, 'E'),
+            (6, 2, 1, 'E'),
+            (6, 4, 1, 'E'),
+            (6, 6, 1, 'E'),
+        ],
+    ),
+    (
+        "packed",
+        9,
+        10,
+        &[
+            (0, 0, 5, 'E'),
+            (0, 6, 4, 'E'),
+            (2, 0, 3, 'E'),
+            (2, 4, 3, 'E'),
+            (2, 8, 2, 'E'),
+            (4, 0, 2, 'E'),
+            (4, 3, 2, 'E'),
+            (4, 6, 2, 'E'),
+            (4, 9, 1, 'E'),
+            (6, 0, 1, 'E'),
+            (6, 2, 1, 'E'),
+            (6, 4, 1, 'E'),
+            (6, 6, 1, 'E'),
+            (6, 8, 1, 'E'),
+            (8, 0, 4, 'E'),
+            (8, 5, 5, 'E'),
+        ],
+    ),
+    (
+        "packed-vertical",
+        10,
+        9,
+        &[
+            (0, 0, 5, 'S'),
+            (6, 0, 4, 'S'),
+            (0, 2, 3, 'S'),
+            (4, 2, 3, 'S'),
+            (8, 2, 2, 'S'),
+            (0, 4, 2, 'S'),
+            (3, 4, 2, 'S'),
+            (6, 4, 2, 'S'),
+            (9, 4, 1, 'S'),
+            (0, 6, 1, 'S'),
+            (2, 6, 1, 'S'),
+            (4, 6, 1, 'S'),
+            (6, 6, 1, 'S'),
+            (8, 6, 1, 'S'),
+            (0, 8, 4, 'S'),
+            (5, 8, 5, 'S'),
+        ],
+    ),
+    (
+        "distance-2",
+        5,
+        11,
+        &[(0, 0, 5, 'S'), (0, 2, 5, 'S'), (0, 4, 5, 'S'), (0, 6, 5, 'S'), (0, 8, 5, 'S'), (0, 10, 5, 'S')],
+    ),
+];
+
+/// Name of the large edge board.
+const LARGE: &str = "large-300x300";
+
+/// Side of the large edge board.
+const LARGE_SIDE: usize = 300;
+
+/// The names of the edge boards, in order.
+pub(crate) fn edge_names() -> Vec<&'static str> {
+    EDGES.iter().map(|e| e.0).chain(std::iter::once(LARGE)).collect()
+}
+
+/// The edge board called `board`, played by `strategy`.
+/// Pre: none. Post: `None` for an unknown board.
+fn edge_instance(board: &str, strategy: &str) -> Option<Instance> {
+    if board == LARGE {
+        return Some(large_board(strategy));
+    }
+    let (_, rows, cols, ships) = EDGES.iter().find(|e| e.0 == board)?;
+    Some(Instance::from_table(strategy, *rows, *cols, ships))
+}
+
+/// The 300x300 board: about 4,000 ships drawn from a fixed seed (about 13% of the
+/// cells), to catch programs that are too slow.
+fn large_board(strategy: &str) -> Instance {
+    let mut rng = Rng::new(300);
+    let ships = place(LARGE_SIDE, LARGE_SIDE, 4000, &mut rng);
+    Instance { strategy: strategy.to_string(), rows: LARGE_SIDE, cols: LARGE_SIDE, ships }
+}
+
+/// Draws up to `wanted` ships of random sizes (1 to 5, at most the board's longer side)
+/// on a `rows` x `cols` board: each is tried at up to 30 random places and left out if
+/// none is free (not on or next to another ship).
+/// Pre: `rows, cols >= 1`. Post: the ships form a valid board.
+fn place(rows: usize, cols: usize, wanted: u64, rng: &mut Rng) -> Vec<Ship> {
+    let mut blocked = vec![false; rows * cols];
+    let mut ships = Vec::new();
+    let longest = MAX_SHIP.min(rows.max(cols)) as u64;
+    for _ in 0..wanted {
+        let size = 1 + rng.below(longest) as usize;
+        for _ in 0..30 {
+            let south = if size > cols {
+                true
+            } else if size > rows {
+                false
+            } else {
+                rng.below(2) == 0
+            };
+            let (h, w) = if south { (size, 1) } else { (1, size) };
+            let r = rng.below((rows + 1 - h) as u64) as usize;
+            let c = rng.below((cols + 1 - w) as u64) as usize;
+            let orientation = if south { Orientation::South } else { Orientation::East };
+            let ship = Ship::new(Position::new(r, c), size, orientation);
+            if ship.cells().any(|p| blocked.get(p.index(cols)).copied().unwrap_or(true)) {
+                continue;
+            }
+            for p in ship.cells() {
+                for dr in 0..3 {
+                    for dc in 0..3 {
+                        let (rr, cc) = ((p.row + dr).wrapping_sub(1), (p.col + dc).wrapping_sub(1));
+                        if rr < rows && cc < cols {
+                            if let Some(b) = blocked.get_mut(rr * cols + cc) {
+                                *b = true;
+                            }
+                        }
+                    }
+                }
+            }
+            ships.push(ship);
+            break;
+        }
+    }
+    ships
+}
+
+/// Random case `index` of `seed`, played by `strategy`: boards of 1 to 8 cells a side
+/// (60%), up to 14 (35%) or up to 30 (5%), a tenth of them a single row and a tenth a
+/// single column; up to a third of the cells' worth of ships (at most 15).
+/// Pre: none. Post: deterministic in (`seed`, `index`, `strategy`); a valid input.
+pub(crate) fn random_instance(seed: u64, index: u64, strategy: &str) -> Instance {
+    let mut rng = Rng::for_stream(seed, index);
+    let span = match rng.below(100) {
+        0..=59 => 8,
+        60..=94 => 14,
+        _ => 30,
+    };
+    let mut rows = 1 + rng.below(span) as usize;
+    let mut cols = 1 + rng.below(span) as usize;
+    match rng.below(10) {
+        0 => rows = 1,
+        1 => cols = 1,
+        _ => {}
+    }
+    let most = (rows * cols / 3).min(15) as u64;
+    let wanted = rng.below(most + 1);
+    let ships = place(rows, cols, wanted, &mut rng);
+    Instance { strategy: strategy.to_string(), rows, cols, ships }
+}
+
+/// The statement's samples whose strategy is in `strategies`.
+/// Pre: none. Post: in the statement's order.
+pub(crate) fn samples(strategies: &[String]) -> Vec<Case> {
+    SAMPLES
+        .iter()
+        .filter_map(|(suffix, input, output)| {
+            let strategy = suffix.split('-').nth(1).unwrap_or_default();
+            strategies.iter().any(|s| s == strategy).then(|| sample(suffix, input, output))
+        })
+        .collect()
+}
+
+/// One sample as a case.
+fn sample(suffix: &str, input: &str, output: &str) -> Case {
+    let instance = Instance::parse(input.as_bytes());
+    Case {
+        name: format!("sample-{suffix}"),
+        origin: Origin::Sample,
+        strategy: suffix.split('-').nth(1).unwrap_or_default().to_string(),
+        input: input.as_bytes().to_vec(),
+        expected: output.as_bytes().to_vec(),
+        instance,
+    }
+}
+
+/// Every edge case: each board, played by each strategy.
+/// Pre: every strategy is a known name. Post: boards in order, strategies in the
+/// order given; `Err` only if a built-in board were invalid.
+pub(crate) fn edges(strategies: &[String]) -> Result<Vec<Case>, String> {
+    let mut out = Vec::new();
+    for board in edge_names() {
+        for s in strategies {
+            if let Some(inst) = edge_instance(board, s) {
+                out.push(Case::from_instance(format!("edge-{board}-{s}"), Origin::Edge, inst)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `count` random cases of `seed`; case `i` is played by strategy `i mod` the number
+/// of strategies.
+/// Pre: `strategies` is not empty and holds known names. Post: named
+/// `random-SEED-INDEX-STRATEGY`, in index order.
+pub(crate) fn random(seed: u64, count: u64, strategies: &[String]) -> Result<Vec<Case>, String> {
+    let mut out = Vec::new();
+    for i in 0..count {
+        let Some(s) = strategies.get((i % strategies.len().max(1) as u64) as usize) else { break };
+        out.push(random_case(seed, i, s)?);
+    }
+    Ok(out)
+}
+
+/// Random case `index` of `seed` played by `strategy`.
+fn random_case(seed: u64, index: u64, strategy: &str) -> Result<Case, String> {
+    Case::from_instance(
+        format!("random-{seed}-{index}-{strategy}"),
+        Origin::Random,
+        random_instance(seed, index, strategy),
+    )
+}
+
+/// The built-in case called `name` (a sample, an edge case or a random case), rebuilt
+/// from its name alone.
+/// Pre: none. Post: `None` when no built-in case has that name.
+pub(crate) fn named(name: &str) -> Option<Case> {
+    if let Some(rest) = name.strip_prefix("sample-") {
+        let (suffix, input, output) = SAMPLES.iter().find(|s| s.0 == rest)?;
+        return Some(sample(suffix, input, output));
+    }
+    if let Some(rest) = name.strip_prefix("edge-") {
+        let (board, strategy) = rest.rsplit_once('-')?;
+        crate::strategy::NAMES.contains(&strategy).then_some(())?;
+        let inst = edge_instance(board, strategy)?;
+        return Case::from_instance(name.to_string(), Origin::Edge, inst).ok();
+    }
+    let rest = name.strip_prefix("random-")?;
+    let mut parts = rest.splitn(3, '-');
+    let seed: u64 = parts.next()?.parse().ok()?;
+    let index: u64 = parts.next()?.parse().ok()?;
+    let strategy = parts.next()?;
+    crate::strategy::NAMES.contains(&strategy).then_some(())?;
+    random_case(seed, index, strategy).ok()
+}
+
+/// Largest user file read, in bytes.
+const MAX_USER_FILE: u64 = 64 << 20;
+
+/// Deepest folder searched for pairs below the `--cases` directory.
+const MAX_DEPTH: usize = 8;
+
+/// Most pairs read.
+const MAX_PAIRS: usize = 100_000;
+
+/// Every `.in` file under `dir` (folders searched in name order, at most
+/// [`MAX_DEPTH`] deep), as paths.
+fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+    let shown = dir.display();
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("cannot read `{shown}`: {e}"))? {
+        entries.push(entry.map_err(|e| format!("cannot read `{shown}`: {e}"))?.path());
+    }
+    entries.sort();
+    for path in entries {
+        if path.is_dir() && depth < MAX_DEPTH {
+            inputs_under(&path, depth + 1, out)?;
+        } else if path.extension().is_some_and(|x| x == "in") && path.is_file() {
+            if out.len() >= MAX_PAIRS {
+                return Err(format!("more than {MAX_PAIRS} inputs under `{shown}`"));
+            }
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The `.in`/`.out` pairs under `dir` (`.in`/`.ans` pairs too, as the Kattis layout
+/// has them; subfolders searched), in path order, each named `user-` and its path
+/// below `dir` without the extension, `/` made `-` (`user-secret-001-x`). A pair whose
+/// input is valid and whose expected output is this program's own can be shrunk.
+/// Pre: none. Post: `Err` names the directory or file that cannot be read, an `.in`
+/// with neither `.out` nor `.ans`, or a file over 64 MiB.
+pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
+    let mut inputs = Vec::new();
+    inputs_under(dir, 0, &mut inputs)?;
+    let mut out = Vec::new();
+    for input_path in inputs {
+        let Some(output_path) = ["out", "ans"].iter().map(|x| input_path.with_extension(x)).find(|p| p.is_file())
+        else {
+            return Err(format!("`{}` has no `.out` (or `.ans`) beside it", input_path.display()));
+        };
+        let input = read_limited(&input_path)?;
+        let expected = read_limited(&output_path)?;
+        let relative = input_path.strip_prefix(dir).unwrap_or(&input_path).with_extension("");
+        let parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let strategy = input
+            .split(|b| b.is_ascii_whitespace())
+            .find(|t| !t.is_empty())
+            .map(|t| crate::render::words::shown(t.get(..20).unwrap_or(t)))
+            .unwrap_or_else(|| "?".into());
+        let instance = Instance::parse(&input).filter(|i| i.expected().is_ok_and(|e| e.as_bytes() == expected));
+        let name = format!("user-{}", parts.join("-"));
+        out.push(Case { name, origin: Origin::User, strategy, input, expected, instance });
+    }
+    Ok(out)
+}
+
+/// A file's bytes, refused over [`MAX_USER_FILE`].
+fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_USER_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_USER_FILE {
+        return Err(format!("`{}` is larger than {MAX_USER_FILE} bytes", path.display()));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all() -> Vec<String> {
+        vec!["linear".into(), "smart".into(), "prob".into()]
+    }
+
+    #[test]
+    fn every_edge_board_is_valid_and_named_cases_rebuild() {
+        let edges = edges(&all()).unwrap();
+        assert_eq!(edges.len(), 3 * (EDGES.len() + 1));
+        for case in &edges {
+            let again = named(&case.name).unwrap();
+            assert_eq!((again.input.clone(), again.expected.clone()), (case.input.clone(), case.expected.clone()));
+        }
+        let large = edges.iter().find(|c| c.name == "edge-large-300x300-prob").unwrap();
+        let inst = large.instance.as_ref().unwrap();
+        assert!(inst.ships.len() > 3000, "{}", inst.ships.len());
+        let cells: usize = inst.ships.iter().map(|s| s.size()).sum();
+        assert!((9_000..16_000).contains(&cells), "{cells}");
+    }
+
+    #[test]
+    fn samples_are_the_statements_and_follow_the_strategies() {
+        let s = samples(&all());
+        assert_eq!(s.len(), 6);
+        assert_eq!(s[2].name, "sample-02-prob");
+        for case in &s {
+            let inst = case.instance.as_ref().unwrap();
+            assert_eq!(inst.expected().unwrap().as_bytes(), case.expected.as_slice());
+        }
+        let only = samples(&["smart".to_string()]);
+        assert_eq!(only.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["sample-01-smart", "sample-04-smart"]);
+        assert!(named("sample-04-smart").is_some() && named("sample-09-prob").is_none());
+    }
+
+    #[test]
+    fn random_cases_are_reproducible_from_their_names() {
+        let cases = random(2021, 60, &all()).unwrap();
+        assert_eq!(cases.len(), 60);
+        assert_eq!(cases[4].name, "random-2021-4-smart");
+        for case in &cases {
+            let again = named(&case.name).unwrap();
+            assert_eq!(again.input, case.input);
+        }
+        let other = random(7, 60, &all()).unwrap();
+        assert_ne!(other[10].input, cases[10].input);
+        // Some boards are one row or one column, some have no ship.
+        let insts: Vec<&Instance> = cases.iter().filter_map(|c| c.instance.as_ref()).collect();
+        assert!(insts.iter().any(|i| i.rows == 1) && insts.iter().any(|i| i.cols == 1));
+        assert!(insts.iter().any(|i| i.ships.is_empty()));
+        assert!(named("random-x-1-prob").is_none() && named("random-1-1-fast").is_none());
+        assert!(named("edge-nope-prob").is_none() && named("nothing").is_none());
+    }
+
+    #[test]
+    fn user_cases_pair_in_and_out() {
+        let dir = std::env::temp_dir().join(format!("grading-user-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("b.in"), "prob\n5 6 2\n1 1 4 E 3 3 2 S\n").unwrap();
+        std::fs::write(dir.join("b.out"), include_str!("../../../samples/02-prob.out")).unwrap();
+        std::fs::write(dir.join("a.in"), "hello").unwrap();
+        std::fs::write(dir.join("a.out"), "world").unwrap();
+        let cases = user(&dir).unwrap();
+        assert_eq!(cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["user-a", "user-b"]);
+        assert!(cases[0].instance.is_none() && cases[1].instance.is_some());
+        assert_eq!((cases[0].strategy.as_str(), cases[1].strategy.as_str()), ("hello", "prob"));
+        std::fs::create_dir_all(dir.join("secret")).unwrap();
+        std::fs::write(dir.join("secret/d.in"), "hello").unwrap();
+        std::fs::write(dir.join("secret/d.ans"), "world").unwrap();
+        assert_eq!(user(&dir).unwrap().last().unwrap().name, "user-secret-d");
+        std::fs::write(dir.join("c.in"), "x").unwrap();
+        assert!(user(&dir).unwrap_err().contains("c.in` has no `.out`"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(user(&dir).unwrap_err().contains("cannot read"));
+    }
+}

@@ -1,0 +1,285 @@
+//! Checking a program like the judge does: every case is run (in parallel, results
+//! kept in case order) and judged by Mooshak's rules, then the first failing case of
+//! each kind (PE, WA, TLE, RE) is shrunk to a smaller input with the same verdict.
+
+use super::cases::Case;
+use super::instance::Instance;
+use super::runner::{self, Ending, Limits, Program, Run, StartError};
+use super::shrink;
+use super::verdict::{self, Verdict};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How to run and judge the program.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    /// The program and its arguments.
+    pub program: Program,
+    /// Wall-clock limit of one run.
+    pub time_limit: Duration,
+    /// Output limit in bytes (at least twice the expected output is always allowed).
+    pub output_limit: usize,
+    /// Runs at the same time.
+    pub jobs: usize,
+    /// Most runs spent shrinking one failing case.
+    pub shrink_budget: usize,
+}
+
+impl Settings {
+    /// The limits of a run whose expected output is `expected` bytes long.
+    /// Pre: none. Post: the output limit is at least twice the expected length.
+    pub(crate) fn limits(&self, expected: usize) -> Limits {
+        Limits { time: self.time_limit, output: self.output_limit.max(expected.saturating_mul(2)) }
+    }
+}
+
+/// A judged run.
+#[derive(Debug, Clone)]
+pub(crate) struct Outcome {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// What the run produced.
+    pub run: Run,
+}
+
+/// Runs the program on `input` and judges its output against `expected`: `TLE` or
+/// `OLE` when it was killed for a limit, `RE` when it exited non-zero, died of a signal
+/// or wrote on stderr, else `AC`, `PE` or `WA` by [`verdict::compare`].
+/// Pre: none. Post: `Err` only when the program cannot be started.
+pub(crate) fn judge(settings: &Settings, input: &[u8], expected: &[u8]) -> Result<Outcome, StartError> {
+    let run = runner::run(&settings.program, input, settings.limits(expected.len()))?;
+    let verdict = match run.ending {
+        Ending::TimedOut => Verdict::TimeLimit,
+        Ending::OutputLimit => Verdict::OutputLimit,
+        Ending::Exited(code) if code != Some(0) || !run.stderr.is_empty() => Verdict::RuntimeError,
+        Ending::Exited(_) => verdict::compare(expected, &run.stdout),
+    };
+    Ok(Outcome { verdict, run })
+}
+
+/// Counters a caller may watch from another thread (progress on a terminal).
+#[derive(Debug, Default)]
+pub(crate) struct Progress {
+    /// Cases judged.
+    pub done: AtomicUsize,
+    /// Cases judged that were not accepted.
+    pub failing: AtomicUsize,
+    /// Runs spent shrinking so far.
+    pub shrink_runs: AtomicUsize,
+    /// True once every case is judged (shrinking has begun).
+    pub shrinking: AtomicBool,
+}
+
+/// A failing case shrunk to a smaller input with the same verdict.
+#[derive(Debug, Clone)]
+pub(crate) struct Shrunk {
+    /// The smaller input.
+    pub instance: Instance,
+    /// Its text.
+    pub input: Vec<u8>,
+    /// Its expected output.
+    pub expected: Vec<u8>,
+    /// The program's run on it.
+    pub outcome: Outcome,
+    /// Runs spent shrinking.
+    pub runs: usize,
+}
+
+/// Everything a check found.
+#[derive(Debug)]
+pub(crate) struct Checked {
+    /// The cases, in order.
+    pub cases: Vec<Case>,
+    /// The outcome of each case.
+    pub outcomes: Vec<Outcome>,
+    /// For each case, its shrunk form (only for the first failing case of each kind).
+    pub shrunk: Vec<Option<Shrunk>>,
+    /// Wall-clock time of the whole check.
+    pub wall: Duration,
+}
+
+impl Checked {
+    /// The worst verdict over the cases (`AC` when there are none).
+    /// Pre: none. Post: `AC` exactly when every case is accepted.
+    pub(crate) fn verdict(&self) -> Verdict {
+        self.outcomes.iter().map(|o| o.verdict).max().unwrap_or(Verdict::Accepted)
+    }
+
+    /// For each verdict other than AC that some case got, the index of the first such
+    /// case, in verdict order.
+    /// Pre: none. Post: at most 5 entries.
+    pub(crate) fn first_failures(&self) -> Vec<(Verdict, usize)> {
+        Verdict::ALL
+            .iter()
+            .skip(1)
+            .filter_map(|&v| self.outcomes.iter().position(|o| o.verdict == v).map(|k| (v, k)))
+            .collect()
+    }
+}
+
+/// Runs `f` on every item with `jobs` threads; results in item order. Stops taking new
+/// items after an error, and returns the error of the first item that failed.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: &(dyn Fn(&T) -> Result<R, StartError> + Sync),
+) -> Result<Vec<R>, StartError> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Mutex<Vec<(usize, Result<R, StartError>)>> = Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, items.len().max(1)) {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(k) else { break };
+                    let r = f(item);
+                    if r.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if let Ok(mut all) = results.lock() {
+                        all.push((k, r));
+                    }
+                }
+            });
+        }
+    });
+    let mut all = results.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    all.sort_by_key(|(k, _)| *k);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Checks the program on `cases`: runs them all, then shrinks the first failing case
+/// of each kind among PE, WA, TLE and RE (when its input can be shrunk).
+/// Pre: none. Post: one outcome per case, in order; `Err` when the program cannot be
+/// started.
+pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) -> Result<Checked, StartError> {
+    let start = Instant::now();
+    let outcomes = parallel(&cases, settings.jobs, &|case: &Case| {
+        let outcome = judge(settings, &case.input, &case.expected)?;
+        progress.done.fetch_add(1, Ordering::Relaxed);
+        if outcome.verdict != Verdict::Accepted {
+            progress.failing.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(outcome)
+    })?;
+    progress.shrinking.store(true, Ordering::Relaxed);
+    let mut checked = Checked { shrunk: vec![None; cases.len()], cases, outcomes, wall: Duration::ZERO };
+    for (v, k) in checked.first_failures() {
+        if v == Verdict::OutputLimit {
+            continue;
+        }
+        let Some(start) = checked.cases.get(k).and_then(|c| c.instance.clone()) else { continue };
+        let found = shrink_case(&start, v, settings, progress)?;
+        if let Some(slot) = checked.shrunk.get_mut(k) {
+            *slot = found;
+        }
+    }
+    checked.wall = start.elapsed();
+    Ok(checked)
+}
+
+/// Shrinks `start`, which got `verdict`; `None` when nothing smaller gets it.
+fn shrink_case(
+    start: &Instance,
+    verdict: Verdict,
+    settings: &Settings,
+    progress: &Progress,
+) -> Result<Option<Shrunk>, StartError> {
+    let mut last: Option<(Instance, Vec<u8>, Outcome)> = None;
+    let mut test = |cands: &[Instance]| -> Result<Option<usize>, StartError> {
+        let expected: Vec<Vec<u8>> = cands.iter().map(|c| c.expected().unwrap_or_default().into_bytes()).collect();
+        let runs = parallel(&(0..cands.len()).collect::<Vec<_>>(), settings.jobs, &|&k: &usize| {
+            let (Some(c), Some(e)) = (cands.get(k), expected.get(k)) else {
+                return Ok(None);
+            };
+            let o = judge(settings, c.text().as_bytes(), e)?;
+            progress.shrink_runs.fetch_add(1, Ordering::Relaxed);
+            Ok(Some(o))
+        })?;
+        let hit = runs.iter().position(|o| o.as_ref().is_some_and(|o| o.verdict == verdict));
+        if let Some(k) = hit {
+            if let (Some(c), Some(e), Some(Some(o))) = (cands.get(k), expected.get(k), runs.into_iter().nth(k)) {
+                last = Some((c.clone(), e.clone(), o));
+            }
+        }
+        Ok(hit)
+    };
+    let found = shrink::shrink(start, settings.shrink_budget, settings.jobs, &mut test)?;
+    Ok(last.filter(|(inst, _, _)| *inst == found.instance).map(|(instance, expected, outcome)| Shrunk {
+        input: instance.text().into_bytes(),
+        instance,
+        expected,
+        outcome,
+        runs: found.runs,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::grading::cases;
+
+    fn settings(script: &str) -> Settings {
+        Settings {
+            program: Program { command: "sh".into(), args: vec!["-c".into(), script.into()] },
+            time_limit: Duration::from_secs(5),
+            output_limit: 1 << 20,
+            jobs: 2,
+            shrink_budget: 50,
+        }
+    }
+
+    #[test]
+    fn judges_each_way_a_run_can_end() {
+        let s = settings("cat");
+        assert_eq!(judge(&s, b"x\n", b"x\n").unwrap().verdict, Verdict::Accepted);
+        assert_eq!(judge(&s, b"X \n", b"x\n").unwrap().verdict, Verdict::PresentationError);
+        assert_eq!(judge(&s, b"y\n", b"x\n").unwrap().verdict, Verdict::WrongAnswer);
+        let s = settings("cat; echo warning >&2");
+        assert_eq!(judge(&s, b"x\n", b"x\n").unwrap().verdict, Verdict::RuntimeError);
+        let s = settings("cat; exit 1");
+        assert_eq!(judge(&s, b"x\n", b"x\n").unwrap().verdict, Verdict::RuntimeError);
+        let mut s = settings("sleep 5");
+        s.time_limit = Duration::from_millis(100);
+        assert_eq!(judge(&s, b"", b"x\n").unwrap().verdict, Verdict::TimeLimit);
+        let mut s = settings("yes");
+        s.output_limit = 100;
+        assert_eq!(judge(&s, b"", b"x\n").unwrap().verdict, Verdict::OutputLimit);
+    }
+
+    #[test]
+    fn checks_in_order_and_shrinks_the_first_failure_of_each_kind() {
+        let strategies = vec!["linear".to_string()];
+        let mut all = cases::samples(&strategies);
+        all.extend(cases::edges(&strategies).unwrap().into_iter().filter(|c| !c.name.contains("large")));
+        // A "program" right on boards without ships only.
+        let script = "awk 'NR == 2 { r = $1; c = $2; n = $3 } END { if (n > 0) { print \"wrong\"; exit } \
+                      print 0; for (i = 0; i < r; i++) { s = \"\"; for (j = 0; j < c; j++) s = s \".\"; print s } }'";
+        let progress = Progress::default();
+        let checked = check(all.clone(), &settings(script), &progress).unwrap();
+        assert_eq!(checked.outcomes.len(), all.len());
+        assert_eq!(progress.done.load(Ordering::Relaxed), all.len());
+        assert_eq!(checked.verdict(), Verdict::WrongAnswer);
+        for (case, outcome) in checked.cases.iter().zip(&checked.outcomes) {
+            let empty = case.name.contains("empty");
+            assert_eq!(outcome.verdict == Verdict::Accepted, empty, "{}", case.name);
+        }
+        let firsts = checked.first_failures();
+        assert_eq!(firsts, vec![(Verdict::WrongAnswer, 0)]);
+        let shrunk = checked.shrunk[0].as_ref().unwrap();
+        assert_eq!(shrunk.outcome.verdict, Verdict::WrongAnswer);
+        assert_eq!(shrunk.instance.ships.len(), 1);
+        assert_eq!(shrunk.instance.rows * shrunk.instance.cols, 1, "{:?}", shrunk.instance);
+        assert!(shrunk.runs <= 50);
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_stops_the_check() {
+        let mut s = settings("");
+        s.program = Program { command: "/no/such/program".into(), args: vec![] };
+        let e = check(cases::samples(&["prob".into()]), &s, &Progress::default()).unwrap_err();
+        assert!(e.to_string().contains("/no/such/program"));
+    }
+}

@@ -1,0 +1,5 @@
+//! Playing against the other side of a pipe or a person: the play protocol's lines and
+//! the interactive sonar that asks them.
+
+pub mod interactive;
+pub mod protocol;

@@ -1,0 +1,504 @@
+//! The tracer: a [`ScanObserver`] that turns every step of a scan into a readable block
+//! of text (the probe, the cells it eliminated, the strategy's list, the likelihood
+//! matrix when one was read, and the board), and ends with the judge's output.
+//!
+//! The observer hears about a step in pieces: `likelihood_read` (before the probe it
+//! leads to), `probed`, `eliminated`, `list_changed`, and finally `step_done`. The
+//! tracer keeps the pieces of the current step and writes the whole block at
+//! `step_done`. A block looks like this (prob, scan 2 of the statement's Appendix C):
+//!
+//! ```text
+//! scan 2: (1,3) from matrix, hit
+//!   likelihood matrix read to choose it:
+//!     10 14 13 16 14 10
+//!     13 17 13 19 17 13
+//!     11 11 -1 12 13 12
+//!     13 17 13 19 17 13
+//!     10 14 13 16 14 10
+//!   eliminated: (0,4) (2,4) (0,2)
+//!   highProbabilityList: (0,3) (1,4) (2,3) (1,2)
+//!   board:
+//!     ..X.X.
+//!     .OO+..
+//!     ..X.X.
+//!     ...O..
+//!     ...O..
+//! ```
+
+use crate::game::board::Board;
+use crate::game::position::Position;
+use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
+use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::sonar::Answer;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// How many cells of smart's `boardList` a trace shows (the rest are counted).
+pub const BOARD_LIST_SHOWN: usize = 12;
+
+/// ANSI colour of a spotted ship cell (`+`): bold red.
+pub const COLOR_HIT: &str = "\x1b[1;31m";
+/// ANSI colour of a probed water cell (`X`): blue.
+pub const COLOR_MISS: &str = "\x1b[34m";
+/// ANSI colour of a cell eliminated in an earlier step (`X`): yellow.
+pub const COLOR_ELIMINATED: &str = "\x1b[33m";
+/// ANSI colour of a cell eliminated in this step (`X`): bold yellow.
+pub const COLOR_ELIMINATED_NOW: &str = "\x1b[1;33m";
+/// ANSI colour of the cell probed in this step: black on green.
+pub const COLOR_PROBED_NOW: &str = "\x1b[30;42m";
+/// ANSI code that ends a colour.
+pub const COLOR_RESET: &str = "\x1b[0m";
+
+/// How a trace is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TraceOptions {
+    /// Colour the drawn boards with ANSI escapes.
+    pub color: bool,
+    /// Show at most this many cells of the strategy's list (`None`: the whole list).
+    pub list_limit: Option<usize>,
+    /// Write JSON Lines: one object per scan, then the judge's output as an object.
+    pub json: bool,
+    /// Show only the first this many scans (`None`: all), then a summary line.
+    pub limit: Option<usize>,
+}
+
+impl TraceOptions {
+    /// The options a trace of `strategy` uses: smart's `boardList` (the whole board at
+    /// first) is cut to [`BOARD_LIST_SHOWN`] cells, other lists are shown whole.
+    /// Pre: none. Post: `color` as given.
+    pub fn for_strategy(strategy: &str, color: bool) -> TraceOptions {
+        let list_limit = (strategy == "smart").then_some(BOARD_LIST_SHOWN);
+        TraceOptions { color, list_limit, json: false, limit: None }
+    }
+}
+
+/// Boards with more cells than this do not show their likelihood matrix in a trace.
+pub const MATRIX_SHOWN_CELLS: usize = 10_000;
+
+/// The current step's events, kept until `step_done`.
+#[derive(Debug, Default)]
+struct Step {
+    /// The matrix read before the probe, already formatted (one line per row); an
+    /// empty list when the board is too large to show it.
+    matrix: Option<Vec<String>>,
+    probe: Option<(Position, Source, Answer)>,
+    eliminated: Vec<Position>,
+    /// The list after the step: its name, its first cells, its length.
+    list: Option<(&'static str, Vec<Position>, usize)>,
+}
+
+/// A [`ScanObserver`] that writes a step-by-step trace of a scan to a writer.
+///
+/// Writing starts with [`Tracer::begin`], continues with one block per step while the
+/// strategy runs, and ends with [`Tracer::finish`]. The first write error is kept: later
+/// writes are skipped and `finish` returns it.
+pub struct Tracer<'a> {
+    board: &'a Board,
+    out: &'a mut dyn Write,
+    options: TraceOptions,
+    step: Step,
+    error: Option<io::Error>,
+    /// Scans seen so far (shown or not).
+    scans: usize,
+}
+
+impl<'a> Tracer<'a> {
+    /// A tracer of scans of `board`, writing to `out`.
+    /// Pre: the scan traced is of `board` (same size). Post: nothing written yet.
+    pub fn new(board: &'a Board, options: TraceOptions, out: &'a mut dyn Write) -> Tracer<'a> {
+        Tracer { board, out, options, step: Step::default(), error: None, scans: 0 }
+    }
+
+    /// Writes the trace's first line: the strategy and the board.
+    /// Pre: called once, before the scan starts. Post: one line written (unless a write
+    /// failed, which `finish` reports).
+    pub fn begin(&mut self, strategy: &str) {
+        let b = self.board;
+        let ships = b.ships().len();
+        let line = if self.options.json {
+            format!(
+                "{{\"strategy\": {}, \"rows\": {}, \"cols\": {}, \"ships\": {ships}, \"ship_cells\": {}}}\n",
+                crate::render::json::string(strategy),
+                b.rows(),
+                b.cols(),
+                b.ship_cells()
+            )
+        } else {
+            format!(
+                "trace of {strategy} on a {}x{} board: {}, {}\n",
+                b.rows(),
+                b.cols(),
+                crate::render::words::count(ships, "ship"),
+                crate::render::words::count(b.ship_cells(), "ship cell")
+            )
+        };
+        self.write(&line);
+    }
+
+    /// True while the current scan is one to show (within `--limit`).
+    fn shown(&self) -> bool {
+        self.options.limit.is_none_or(|limit| self.scans < limit)
+    }
+
+    /// Writes the judge's output (count line and final grid) after a `judge output:`
+    /// line, and hands back the first write error, if any.
+    /// Pre: `record` is the finished scan's record. Post: `Ok` when everything written
+    /// since `new` reached the writer; the trace's last bytes are exactly the judge's
+    /// output for `record`.
+    pub fn finish(mut self, record: &ScanRecord) -> io::Result<()> {
+        let hidden = self.scans.saturating_sub(self.options.limit.unwrap_or(usize::MAX));
+        if hidden > 0 {
+            let text = if self.options.json {
+                format!("{{\"scans_not_shown\": {hidden}}}\n")
+            } else {
+                format!(
+                    "\n... {} not shown (--limit {})\n",
+                    crate::render::words::count(hidden, "more scan"),
+                    self.options.limit.unwrap_or(0)
+                )
+            };
+            self.write(&text);
+        }
+        if !self.options.json {
+            self.write("\njudge output:\n");
+        }
+        if self.error.is_none() {
+            let written = if self.options.json {
+                record.write_json(Some(self.board), None, &mut *self.out)
+            } else {
+                record.write_output(Some(self.board), &mut *self.out)
+            };
+            if let Err(e) = written {
+                self.error = Some(e);
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
+
+    /// Writes `text` unless an earlier write failed.
+    fn write(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Writes the block of the step that `record` ends: text, or one JSON line.
+    fn write_block(&mut self, step: &Step, record: &ScanRecord) -> io::Result<()> {
+        if self.options.json {
+            let head = self.json_head(step, record);
+            self.out.write_all(head.as_bytes())?;
+            let mut line = Vec::new();
+            for r in 0..record.rows() {
+                line.clear();
+                line.extend_from_slice(if r == 0 { b"\"" } else { b", \"" });
+                self.push_row(&mut line, r, record);
+                line.push(b'"');
+                self.out.write_all(&line)?;
+            }
+            return self.out.write_all(b"]}\n");
+        }
+        let head = self.block(step, record);
+        self.out.write_all(head.as_bytes())?;
+        let mut line = Vec::new();
+        for r in 0..record.rows() {
+            line.clear();
+            line.extend_from_slice(b"    ");
+            if self.options.color {
+                let mut s = String::new();
+                for c in 0..record.cols() {
+                    let ch = self.cell_char(r * record.cols() + c, record) as char;
+                    push_colored(&mut s, ch, self.color_of(Position::new(r, c), step, record));
+                }
+                line.extend_from_slice(s.as_bytes());
+            } else {
+                self.push_row(&mut line, r, record);
+            }
+            line.push(b'\n');
+            self.out.write_all(&line)?;
+        }
+        Ok(())
+    }
+
+    /// The character of cell `i` as the judge draws it.
+    fn cell_char(&self, i: usize, record: &ScanRecord) -> u8 {
+        match record.state_at(i) {
+            CellState::Hit => b'+',
+            CellState::Miss | CellState::Eliminated => b'X',
+            CellState::Unknown if self.board.is_ship_at(i) => b'O',
+            CellState::Unknown => b'.',
+        }
+    }
+
+    /// Appends row `r` of the board as the judge draws it.
+    fn push_row(&self, line: &mut Vec<u8>, r: usize, record: &ScanRecord) {
+        let cols = record.cols();
+        line.extend((r * cols..(r + 1) * cols).map(|i| self.cell_char(i, record)));
+    }
+
+    /// A step's JSON object up to its `"grid": [` (the rows follow).
+    fn json_head(&self, step: &Step, record: &ScanRecord) -> String {
+        let cell = |p: &Position| format!("[{}, {}]", p.row, p.col);
+        let mut s = format!("{{\"scan\": {}", record.scans());
+        if let Some((pos, source, answer)) = step.probe {
+            let _ = write!(
+                s,
+                ", \"probe\": {}, \"source\": {}, \"answer\": {}",
+                cell(&pos),
+                crate::render::json::string(&source.to_string()),
+                crate::render::json::string(&describe(answer, self.board))
+            );
+        }
+        let eliminated: Vec<String> = step.eliminated.iter().map(cell).collect();
+        let _ = write!(s, ", \"eliminated\": [{}]", eliminated.join(", "));
+        if let Some((name, cells, len)) = &step.list {
+            let cells: Vec<String> = cells.iter().map(cell).collect();
+            let _ = write!(
+                s,
+                ", \"list\": {{\"name\": {}, \"cells\": [{}], \"length\": {len}}}",
+                crate::render::json::string(name),
+                cells.join(", ")
+            );
+        }
+        match &step.matrix {
+            Some(rows) if rows.is_empty() => s.push_str(", \"matrix\": null"),
+            Some(rows) => {
+                let rows: Vec<String> =
+                    rows.iter().map(|r| format!("[{}]", r.split_whitespace().collect::<Vec<_>>().join(", "))).collect();
+                let _ = write!(s, ", \"matrix\": [{}]", rows.join(", "));
+            }
+            None => {}
+        }
+        s.push_str(", \"grid\": [");
+        s
+    }
+
+    /// The block of the step that `record` ends, up to its `board:` line.
+    fn block(&self, step: &Step, record: &ScanRecord) -> String {
+        let mut s = String::new();
+        let _ = match step.probe {
+            Some((pos, source, answer)) => {
+                writeln!(s, "\nscan {}: {pos} from {source}, {}", record.scans(), describe(answer, self.board))
+            }
+            None => writeln!(s, "\nscan {}: no probe was reported", record.scans()),
+        };
+        match &step.matrix {
+            Some(rows) if rows.is_empty() => {
+                let _ =
+                    writeln!(s, "  likelihood matrix read to choose it: not shown (over {MATRIX_SHOWN_CELLS} cells)");
+            }
+            Some(rows) => {
+                s.push_str("  likelihood matrix read to choose it:\n");
+                for row in rows {
+                    let _ = writeln!(s, "    {row}");
+                }
+            }
+            None => {}
+        }
+        s.push_str("  eliminated:");
+        if step.eliminated.is_empty() {
+            s.push_str(" none");
+        }
+        for p in &step.eliminated {
+            let _ = write!(s, " {p}");
+        }
+        s.push('\n');
+        if let Some((name, cells, len)) = &step.list {
+            let _ = writeln!(s, "  {}", list_line(name, cells, *len));
+        }
+        s.push_str("  board:\n");
+        s
+    }
+
+    /// The colour of cell `pos` in the board drawn after `step`.
+    fn color_of(&self, pos: Position, step: &Step, record: &ScanRecord) -> Option<&'static str> {
+        if step.probe.is_some_and(|(p, _, _)| p == pos) {
+            return Some(COLOR_PROBED_NOW);
+        }
+        match record.state(pos) {
+            CellState::Hit => Some(COLOR_HIT),
+            CellState::Miss => Some(COLOR_MISS),
+            CellState::Eliminated if step.eliminated.contains(&pos) => Some(COLOR_ELIMINATED_NOW),
+            CellState::Eliminated => Some(COLOR_ELIMINATED),
+            CellState::Unknown => None,
+        }
+    }
+}
+
+/// An answer as the play protocol words it: `hit`, `miss`, `sunk` or `sunk NAME`.
+/// Pre: none. Post: no change.
+pub fn describe(answer: Answer, board: &Board) -> String {
+    match answer {
+        Answer::Miss => "miss".into(),
+        Answer::Hit => "hit".into(),
+        Answer::Sunk(None) => "sunk".into(),
+        Answer::Sunk(Some(k)) => match board.rules().fleet().kinds().get(k) {
+            Some(kind) => format!("sunk {}", kind.name),
+            None => "sunk".into(),
+        },
+    }
+}
+
+/// Appends `ch`, wrapped in `color` and a reset when there is one.
+fn push_colored(s: &mut String, ch: char, color: Option<&str>) {
+    match color {
+        Some(code) => {
+            s.push_str(code);
+            s.push(ch);
+            s.push_str(COLOR_RESET);
+        }
+        None => s.push(ch),
+    }
+}
+
+/// The matrix as lines of right-aligned integers in equal-width columns (-1: blocked).
+/// Pre: none. Post: `matrix.rows()` lines, each of `matrix.cols()` numbers separated by
+/// one space, every number padded to the width of the widest.
+pub fn format_matrix(matrix: &dyn ScoreView) -> Vec<String> {
+    let (rows, cols) = (matrix.rows(), matrix.cols());
+    let values: Vec<String> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| Position::new(r, c)))
+        .map(|p| matrix.score(p).to_string())
+        .collect();
+    let width = values.iter().map(String::len).max().unwrap_or(0);
+    values
+        .chunks(cols.max(1))
+        .map(|row| row.iter().map(|v| format!("{v:>width$}")).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// The list as one line: its name, then its cells `(r,c)` separated by spaces, front
+/// first; `(empty)` for an empty list; with a `limit`, the cells past it are counted as
+/// `... (+N more)`.
+/// Pre: none. Post: one line, no newline.
+pub fn format_list(list: &dyn ListView, limit: Option<usize>) -> String {
+    let len = list.len();
+    list_line(list.name(), &list.front(limit.unwrap_or(len)), len)
+}
+
+/// The line of [`format_list`] for a list `name` of `len` cells whose first are `shown`.
+fn list_line(name: &str, shown: &[Position], len: usize) -> String {
+    let mut s = String::from(name);
+    s.push(':');
+    if shown.is_empty() {
+        s.push_str(" (empty)");
+    }
+    for p in shown {
+        let _ = write!(s, " {p}");
+    }
+    if len > shown.len() {
+        let _ = write!(s, " ... (+{} more)", len - shown.len());
+    }
+    s
+}
+
+impl ScanObserver for Tracer<'_> {
+    fn likelihood_read(&mut self, matrix: &dyn ScoreView) {
+        if self.shown() {
+            let small = matrix.rows().saturating_mul(matrix.cols()) <= MATRIX_SHOWN_CELLS;
+            self.step.matrix = Some(if small { format_matrix(matrix) } else { Vec::new() });
+        }
+    }
+
+    fn probed(&mut self, pos: Position, source: Source, answer: Answer) {
+        if self.shown() {
+            self.step.probe = Some((pos, source, answer));
+        }
+    }
+
+    fn eliminated(&mut self, pos: Position) {
+        if self.shown() {
+            self.step.eliminated.push(pos);
+        }
+    }
+
+    fn list_changed(&mut self, list: &dyn ListView) {
+        if self.shown() {
+            let len = list.len();
+            self.step.list = Some((list.name(), list.front(self.options.list_limit.unwrap_or(len)), len));
+        }
+    }
+
+    fn step_done(&mut self, record: &ScanRecord) {
+        let shown = self.shown();
+        self.scans += 1;
+        if shown && self.error.is_none() {
+            let step = std::mem::take(&mut self.step);
+            if let Err(e) = self.write_block(&step, record) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::position::Orientation;
+    use crate::game::ship::Ship;
+    use crate::scan::referee::Referee;
+    use crate::strategy::{self, solve_observed};
+
+    fn appendix_board() -> Board {
+        Board::new(
+            5,
+            6,
+            vec![
+                Ship::new(Position::new(1, 1), 3, Orientation::East),
+                Ship::new(Position::new(3, 3), 2, Orientation::South),
+            ],
+        )
+        .unwrap()
+    }
+
+    fn trace(name: &str, color: bool) -> String {
+        let board = appendix_board();
+        let mut sonar = Referee::new(&board);
+        let mut out = Vec::new();
+        let mut s = strategy::by_name(name, 1).unwrap();
+        let mut tracer = Tracer::new(&board, TraceOptions::for_strategy(name, color), &mut out);
+        tracer.begin(name);
+        let record = solve_observed(s.as_mut(), &mut sonar, &mut tracer).unwrap();
+        tracer.finish(&record).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn matrix_is_right_aligned() {
+        let mut m = crate::strategy::likelihood::Likelihood::new(2, 3);
+        m.block(Position::new(0, 0));
+        assert_eq!(format_matrix(&m), vec!["-1  4  4", " 4  6  5"]);
+    }
+
+    #[test]
+    fn prob_trace_shows_the_first_matrix_and_list() {
+        let t = trace("prob", false);
+        assert!(
+            t.starts_with("trace of prob on a 5x6 board: 2 ships, 5 ship cells\n\nscan 1: (2,2) from matrix, miss\n")
+        );
+        assert!(t.contains("    10 14 16 16 14 10\n    13 17 19 19 17 13\n    14 18 20 20 18 14\n"));
+        assert!(t.contains("\n  highProbabilityList: (0,3) (1,4) (2,3) (1,2)\n"));
+        assert!(t.ends_with("\njudge output:\n11\nXXXXX.\nX+++X.\nXXXXX.\n..X+X.\n..X+X.\n"));
+    }
+
+    #[test]
+    fn smart_list_is_cut_at_twelve() {
+        let t = trace("smart", false);
+        assert!(t.contains(
+            "  boardList: (0,1) (0,2) (0,3) (0,4) (0,5) (1,0) (1,1) (1,2) (1,3) (1,4) (1,5) (2,0) ... (+17 more)\n"
+        ));
+        assert!(!t.contains('\x1b'));
+    }
+
+    #[test]
+    fn linear_has_no_list_and_color_marks_cells() {
+        let t = trace("linear", true);
+        assert!(!t.contains("List"));
+        assert!(t.contains(COLOR_PROBED_NOW) && t.contains(COLOR_MISS) && t.contains(COLOR_HIT));
+        assert!(t.ends_with("\njudge output:\n28\nXXXXXX\nX+++XX\nXXXXXX\nXXX+XX\nXXX+..\n"));
+    }
+}
