@@ -20,12 +20,15 @@ fn token(n: u32) -> String {
     format!("77{n}.{}", std::process::id())
 }
 
-/// The processes whose command line holds `token` (zombies have none: they are gone).
+/// The `sleep TOKEN` processes (zombies have no command line: they are gone; `check`
+/// and `sh -c` hold the token in a longer argument).
 fn alive(token: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
-        if std::fs::read(e.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(token)) {
+        let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else { continue };
+        let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+        if args.first().is_some_and(|a| a.ends_with(b"sleep")) && args.get(1) == Some(&token.as_bytes()) {
             out.push(pid);
         }
     }
@@ -200,9 +203,9 @@ fn a_bot_run_through_sh_that_forfeits_leaves_nothing() {
             "--games",
             "3",
             "--rows",
-            "5",
+            "10",
             "--cols",
-            "5",
+            "10",
             "--strategies",
             "linear",
             "--forfeit-as-max",

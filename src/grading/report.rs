@@ -368,7 +368,13 @@ mod tests {
     use std::time::Duration;
 
     fn run(stdout: &[u8], ending: Ending, stderr: &[u8]) -> Run {
-        Run { stdout: stdout.to_vec(), stderr: stderr.to_vec(), ending, elapsed: Duration::from_millis(30) }
+        Run {
+            stdout: stdout.to_vec(),
+            stderr: stderr.to_vec(),
+            ending,
+            elapsed: Duration::from_millis(30),
+            cpu: Duration::from_millis(20),
+        }
     }
 
     fn settings() -> Settings {
