@@ -90,11 +90,9 @@ fn a_temporary_folder_left_by_a_killed_run_is_removed() {
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();
     gone.wait().unwrap();
-    for kind in ["new", "old"] {
-        let stale = parent.join(format!(".set.testset-{kind}-{pid}"));
-        std::fs::create_dir_all(stale.join("tests/T001")).unwrap();
-        std::fs::write(stale.join("tests/T001/input.txt"), "half").unwrap();
-    }
+    let stale = parent.join(format!(".set.testset-tmp-{pid}"));
+    std::fs::create_dir_all(stale.join("tests/T001")).unwrap();
+    std::fs::write(stale.join("tests/T001/input.txt"), "half").unwrap();
     // Another program's hidden folder is no concern of testset.
     std::fs::create_dir_all(parent.join(".set.other")).unwrap();
     let set = parent.join("set");

@@ -338,7 +338,7 @@ pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, String> {
     let mut written = 0;
     let mut put = |name: &str, ext: &str, bytes: &[u8]| -> Result<(), String> {
         let path = dir.join(format!("{}.{ext}", file_name(name)));
-        std::fs::write(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        super::testset::replace_file(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         written += 1;
         Ok(())
     };
