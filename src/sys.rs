@@ -292,6 +292,8 @@ mod tests {
     }
 
     #[test]
+    // The children are reaped through `reap` (wait4), not through std.
+    #[allow(clippy::zombie_processes)]
     fn reaping_gives_the_status_and_the_cpu_time() {
         // Half a second of CPU in a busy loop, then exit 3.
         let script = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass\nexit(3)";
