@@ -70,6 +70,8 @@ fn registry() -> MutexGuard<'static, Registry> {
 pub(crate) struct Tracked {
     root: u32,
     token: String,
+    /// [`Tracked::finish`] has killed what was left: dropping it need not look again.
+    finished: bool,
 }
 
 /// Starts `command` as a tracked run: in a process group of its own, with its token in
@@ -87,7 +89,7 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Tracked)> {
     let child = command.env(TOKEN_VARIABLE, &token).process_group(0).spawn()?;
     let root = child.id();
     reg.runs.push((root, token.clone()));
-    Ok((child, Tracked { root, token }))
+    Ok((child, Tracked { root, token, finished: false }))
 }
 
 impl Tracked {
@@ -114,6 +116,14 @@ impl Tracked {
         reap_dying(REAP_GRACE);
     }
 
+    /// Kills what is left of the run (as [`Tracked::kill_all`]) and forgets it: once
+    /// its first process has been reaped, nothing of the run is left after this.
+    /// Pre: none. Post: the run is no longer tracked.
+    pub(crate) fn finish(mut self) {
+        self.kill_all();
+        self.finished = true;
+    }
+
     /// Whether the child of ours `p` belongs to this run: its first process, or an
     /// orphan in its process group or with its token (or the token of a run that has
     /// ended: left over).
@@ -138,7 +148,9 @@ impl Tracked {
 impl Drop for Tracked {
     /// Kills what is left of the run, and forgets it.
     fn drop(&mut self) {
-        self.kill_all();
+        if !self.finished {
+            self.kill_all();
+        }
         registry().runs.retain(|(root, _)| *root != self.root);
     }
 }
@@ -168,8 +180,35 @@ struct Tree {
 }
 
 impl Tree {
-    /// Reads every process of `/proc` and keeps those below this process.
+    /// The processes below this one: through the `children` files of `/proc/PID/task`
+    /// (only this process's descendants are read) where the kernel has them, else by
+    /// reading every process of `/proc`.
     fn read() -> Tree {
+        if has_children_files() {
+            Tree::from_children_files()
+        } else {
+            Tree::from_every_process()
+        }
+    }
+
+    /// Reads the tree from the `children` file of each thread of each process below
+    /// this one.
+    fn from_children_files() -> Tree {
+        let mut procs: Vec<Proc> = Vec::new();
+        let mut parents = vec![MY_PID.get()];
+        while let Some(parent) = parents.pop() {
+            for pid in children_of(parent) {
+                if let Some(s) = stat(pid) {
+                    procs.push(Proc { pid, ppid: s.ppid, pgid: s.pgid });
+                    parents.push(pid);
+                }
+            }
+        }
+        Tree { procs }
+    }
+
+    /// Reads every process of `/proc` and keeps those below this process.
+    fn from_every_process() -> Tree {
         let me = MY_PID.get();
         let mut all: Vec<Proc> = Vec::new();
         if let Ok(dir) = std::fs::read_dir("/proc") {
@@ -203,6 +242,27 @@ impl Tree {
         }
         tops
     }
+}
+
+/// Whether the kernel lists each thread's children (`/proc/PID/task/TID/children`,
+/// CONFIG_PROC_CHILDREN).
+fn has_children_files() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| std::path::Path::new("/proc/thread-self/children").exists())
+}
+
+/// The children of the process `pid` (of each of its threads; a thread that ended
+/// meanwhile has none).
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in tasks.flatten() {
+            if let Ok(text) = std::fs::read_to_string(t.path().join("children")) {
+                out.extend(text.split_whitespace().filter_map(|s| s.parse::<u32>().ok()));
+            }
+        }
+    }
+    out
 }
 
 /// What this crate reads of `/proc/PID/stat`.
@@ -301,7 +361,7 @@ fn reap_dying(grace: Duration) {
 /// Pre: none. Post: what was found is killed.
 pub(crate) fn sweep() {
     let _reg = registry();
-    let all = freeze(|tree| tree.procs.iter().map(|p| p.pid).collect());
+    let all = freeze(|_| Tree::from_every_process().procs.iter().map(|p| p.pid).collect());
     kill(&all);
 }
 
@@ -321,7 +381,7 @@ pub(crate) fn guard_signals(command: &'static str) -> io::Result<()> {
         let sig = i32::from(byte[0]);
         let mut reg = registry();
         reg.closing = true;
-        let all = freeze(|tree| tree.procs.iter().map(|p| p.pid).collect());
+        let all = freeze(|_| Tree::from_every_process().procs.iter().map(|p| p.pid).collect());
         kill(&all);
         // Main holds std's stderr lock while the command runs: write through a copy of
         // the descriptor.

@@ -149,8 +149,7 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
         reaped = sys::reap(pid, true).ok().flatten();
     }
     // Whatever it left behind: a child in the background, one in its own session.
-    tracked.kill_all();
-    drop(tracked);
+    tracked.finish();
     // The readers end once every process holding the pipes is dead.
     if !done.iter().all(|&d| d) {
         let more = closed(&rx, Instant::now() + GRACE);
