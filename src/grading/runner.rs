@@ -145,8 +145,16 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
         tracked.kill_all();
     }
     if reaped.is_none() {
-        // Killed (or about to end): its status comes at once.
-        reaped = sys::reap(pid, true).ok().flatten();
+        // Killed (or about to end): its status comes at once, unless the system holds
+        // it (a process in uninterruptible sleep is not waited for past the grace).
+        let until = Instant::now() + GRACE;
+        while reaped.is_none() && Instant::now() < until {
+            match sys::reap(pid, false) {
+                Ok(Some(r)) => reaped = Some(r),
+                Ok(None) => thread::sleep(Duration::from_millis(1)),
+                Err(_) => break,
+            }
+        }
     }
     // Whatever it left behind: a child in the background, one in its own session.
     tracked.finish();
