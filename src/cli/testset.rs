@@ -14,7 +14,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge").default("2"),
     Flag::switch(
         "--force",
-        "write into a non-empty DIR, replacing the test set written\nthere before (the files its manifest lists) and keeping the\nothers; refused when a file to replace is in no manifest",
+        "write into a non-empty DIR, replacing the test set there\n(the files its manifest lists) and keeping the others;\nrefused when a file to replace is in no manifest",
     ),
 ];
 
