@@ -15,7 +15,8 @@
 //! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::by_name`]), and the aids only they use |
 //! | [`posterior`] | the probability of every cell given the answers (bayes and `advise`) |
-//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit |
+//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the reaper that kills every process a command started |
+//! | `sys`         | the crate's only `unsafe` code: the few system calls std lacks (`kill`, `prctl`, `wait4`, signals, `renameat2`) |
 //! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
 //!
 //! # How one probe flows
@@ -26,7 +27,7 @@
 //! water?", and under rules that announce it "sunk"), records the answer in its
 //! [`scan::record::ScanRecord`] and tells its observer; when every ship cell is spotted,
 //! the record is rendered as the final grid and count.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cli;
@@ -36,6 +37,8 @@ pub mod posterior;
 pub mod render;
 pub mod scan;
 pub mod strategy;
+#[allow(unsafe_code)]
+pub(crate) mod sys;
 pub mod tools;
 
 pub use game::board::Board;

@@ -90,7 +90,9 @@ fn kattis_and_domjudge_layouts_that_check_reads_back() {
     assert_eq!(f["data/sample/006-sample-05-prob.ans"], sample("05-prob.out"));
     assert!(f.contains_key("data/secret/001-edge-empty-1x1-linear.in"));
     assert!(f.contains_key("data/secret/071-random-2021-19-smart.ans"));
-    assert_eq!(f.len(), 1 + 2 * 77);
+    // The set's files and its manifest (`testset --force` replaces only what it lists).
+    assert_eq!(f.len(), 1 + 2 * 77 + 1);
+    assert_eq!(f[".testset-manifest"].split(|&b| b == b'\n').filter(|l| !l.is_empty()).count(), 1 + 1 + 2 * 77);
     let data = dir.join("data");
     let out = common::run(
         &["check", "--cases", data.to_str().unwrap(), "--no-builtin", "--", env!("CARGO_BIN_EXE_spot-the-ships")],

@@ -30,7 +30,7 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value(
         "--time-limit",
         "SECONDS",
-        "wall-clock limit of one run; a JVM alone needs about\nhalf a second to start, so keep 2 for Java",
+        "CPU-time limit of one run (user + system, as Mooshak);\na run also ends at 3 x SECONDS + 1 of wall-clock time",
     )
     .default("2"),
     Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
@@ -56,7 +56,9 @@ pub const COMMAND: Command = Command {
     operands: Operands::AfterDashes,
     after: "\
 PROGRAM (java -cp build SpotTheShips, python3 sol.py, ./a.out) runs once per
-case with the input on its stdin, in its own process group. Cases: the
+case with the input on its stdin, in its own process group. After each run,
+and when check is interrupted (Ctrl-C, SIGTERM, SIGHUP), every process the
+program started is killed, those that left its group too. Cases: the
 statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
 (random-SEED-INDEX-STRATEGY) and --cases pairs. Verdicts, as Mooshak gives them:
   AC   the output is byte-identical to this program's own output
@@ -64,8 +66,9 @@ statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
        trimmed and letters are lower-cased (final newline, spaces, CR, case)
   WA   any other output
   OLE  more output than the limit: killed
-  TLE  still running (or its output still open) at the time limit: killed
-       with its children
+  TLE  more CPU time than the limit (user + system, its own and its
+       waited-for children's), or still running (or its output still open)
+       at 3 x the limit + 1 s of wall-clock time: killed with its children
   RE   a non-zero exit status, a signal, or anything written on stderr
 The program's verdict is the worst over the cases (AC < PE < WA < OLE < TLE <
 RE). The first case of each failing kind but OLE is shrunk: fewer ships, a
@@ -74,7 +77,8 @@ valid input, each run counted against --shrink-budget.
 
 EXIT STATUS
   0 every case AC, 1 some case not AC, 2 bad arguments or a PROGRAM that
-  cannot be started.
+  cannot be started, 128 + N when signal N interrupted it (130 Ctrl-C, 143
+  SIGTERM), after one error line.
 ",
     extra: None,
 };
@@ -187,7 +191,12 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if cases.is_empty() {
         return Err(CliError::Usage("no case to run".into()));
     }
-    let checked = run_with_progress(cases, &settings, io)?;
+    // Ctrl-C and SIGTERM kill every program started.
+    crate::tools::reaper::guard_signals("check").map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    let checked = run_with_progress(cases, &settings, io);
+    // What escaped every run's tracking (an orphan that cleared its environment).
+    crate::tools::reaper::sweep();
+    let checked = checked?;
     if let Some(dir) = p.text("--keep") {
         report::keep(Path::new(dir), &checked).map_err(|e| CliError::Invalid(format!("--keep: {e}")))?;
     }

@@ -42,7 +42,13 @@ pub(crate) fn write_atomically(flag: &str, path: &str, bytes: &[u8]) -> Result<(
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let fail = |what: &str, e: std::io::Error| CliError::Invalid(format!("{flag}: {what} `{path}`: {e}"));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp).map_err(|e| fail("cannot create a file beside", e))?;
+        // A new file: a link left where the temporary file goes is removed, not followed.
+        let _ = std::fs::remove_file(&tmp);
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| fail("cannot create a file beside", e))?;
         file.write_all(bytes).map_err(|e| fail("writing", e))?;
         file.sync_all().map_err(|e| fail("writing", e))?;
         std::fs::rename(&tmp, p).map_err(|e| fail("cannot replace", e))
@@ -81,6 +87,13 @@ mod tests {
         write_atomically("--svg", &link, b"chart").unwrap();
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep");
         assert_eq!(std::fs::read_to_string(&link).unwrap(), "chart");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3, "no temporary file left");
+        // Nor through a link where the temporary file goes.
+        let tmp = format!("{d}/.link.svg.{}.tmp", std::process::id());
+        std::os::unix::fs::symlink(&other, &tmp).unwrap();
+        write_atomically("--svg", &link, b"again").unwrap();
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "again");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3, "no temporary file left");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -142,7 +142,17 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if let Some(path) = flags.text("--svg") {
         super::files::check_target("--svg", path)?;
     }
-    let result = run_with_progress(&config, io)?;
+    if !config.bots.is_empty() {
+        // Ctrl-C and SIGTERM kill every bot and its children.
+        crate::tools::reaper::guard_signals("simulate")
+            .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    }
+    let result = run_with_progress(&config, io);
+    if !config.bots.is_empty() {
+        // What escaped every bot's tracking (an orphan that cleared its environment).
+        crate::tools::reaper::sweep();
+    }
+    let result = result?;
     if let Some(path) = flags.text("--svg") {
         let title = format!(
             "{} games, {}x{} board, {} rules, fleet {}",

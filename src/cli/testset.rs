@@ -14,7 +14,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge").default("2"),
     Flag::switch(
         "--force",
-        "write into a non-empty DIR, replacing the layout's files\n(tests/ or data/ ...) and keeping the others",
+        "write into a non-empty DIR, replacing the test set there\n(the files its manifest lists) and keeping the others;\nrefused when a file to replace is in no manifest",
     ),
 ];
 
@@ -35,6 +35,9 @@ with this program's output as the expected one, in the judge's layout:
   kattis    problem.yaml, data/sample/*.in,*.ans, data/secret/*.in,*.ans
   domjudge  the same, plus domjudge-problem.ini with the time limit
 Names are zero-padded so that they sort. Same seed, same files.
+DIR/.testset-manifest lists the set's files. The set is built whole in a
+temporary folder beside DIR (.DIR.testset-tmp-PID) and moved into place
+only when complete: a failure leaves the old set as it was.
 ",
     extra: None,
 };

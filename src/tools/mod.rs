@@ -3,5 +3,6 @@
 
 pub(crate) mod grading;
 pub mod play;
+pub(crate) mod reaper;
 pub mod simulate;
 pub mod trace;

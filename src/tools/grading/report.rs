@@ -338,7 +338,7 @@ pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, String> {
     let mut written = 0;
     let mut put = |name: &str, ext: &str, bytes: &[u8]| -> Result<(), String> {
         let path = dir.join(format!("{}.{ext}", file_name(name)));
-        std::fs::write(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        super::testset::replace_file(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         written += 1;
         Ok(())
     };
@@ -368,7 +368,13 @@ mod tests {
     use std::time::Duration;
 
     fn run(stdout: &[u8], ending: Ending, stderr: &[u8]) -> Run {
-        Run { stdout: stdout.to_vec(), stderr: stderr.to_vec(), ending, elapsed: Duration::from_millis(30) }
+        Run {
+            stdout: stdout.to_vec(),
+            stderr: stderr.to_vec(),
+            ending,
+            elapsed: Duration::from_millis(30),
+            cpu: Duration::from_millis(20),
+        }
     }
 
     fn settings() -> Settings {

@@ -1,12 +1,17 @@
 //! Runs a program once on an input, as a judge does: the input on its stdin, its stdout
 //! and stderr read at the same time on helper threads (so no pipe ever blocks it), both
-//! bounded by an output limit, and a wall-clock time limit. The program runs in its own process
-//! group; past either limit the whole group is killed (`kill -KILL -- -PGID`), so a
-//! program's children die with it.
+//! bounded by an output limit, and a CPU-time limit as Mooshak's (user + system time
+//! of the program and of the children it waited for, from `wait4(2)`'s resource usage;
+//! read from `/proc/PID/stat` every 10 ms while it runs), with a wall-clock safety net
+//! ([`wall_limit`]: 3 x the CPU limit + 1 s) for a program that waits instead of
+//! computing. The program runs in its own process group, tracked by
+//! [`crate::tools::reaper`]: past a limit, and after every run whatever its verdict, every
+//! process it started is killed with `kill(2)`, those that left its group included.
 
+use crate::tools::reaper;
+use crate::sys;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -31,8 +36,9 @@ impl Program {
 /// The limits of one run.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
-    /// Wall-clock time from the start until the program and every process holding its
-    /// output have finished.
+    /// CPU time (user + system) of the program and of the children it waited for. The
+    /// program and every process holding its output must also have finished within
+    /// [`wall_limit`] of this, in wall-clock time.
     pub time: Duration,
     /// Largest stdout (and largest stderr) kept, in bytes; one more byte is an output
     /// limit.
@@ -44,7 +50,7 @@ pub(crate) struct Limits {
 pub(crate) enum Ending {
     /// The program ended by itself (its exit code, or `None` when a signal killed it).
     Exited(Option<i32>),
-    /// It ran past the time limit and was killed.
+    /// It ran past the CPU-time limit, or the wall-clock safety net, and was killed.
     TimedOut,
     /// It wrote past the output limit and was killed.
     OutputLimit,
@@ -61,6 +67,10 @@ pub(crate) struct Run {
     pub ending: Ending,
     /// Wall-clock time from start to end.
     pub elapsed: Duration,
+    /// CPU time used (user + system, the program's and that of the children it waited
+    /// for). Not shown by the report yet (grading/report.rs is another change's).
+    #[allow(dead_code)]
+    pub cpu: Duration,
 }
 
 /// Why a program could not be run at all.
@@ -86,23 +96,33 @@ enum Event {
     Overflow(usize),
 }
 
-/// How long to wait for the pipes to close once the group has been killed.
+/// How long to wait for the pipes to close once the run's processes have been killed.
 const GRACE: Duration = Duration::from_secs(2);
+
+/// How often the CPU time of a running program is read.
+const TICK: Duration = Duration::from_millis(10);
+
+/// The wall-clock safety net of a run whose CPU-time limit is `cpu`: 3 x `cpu` + 1 s.
+/// A program gets at least a third of a core even when `--jobs` runs share the cores
+/// with the machine's other work, and a second covers starting up (a JVM's start counts
+/// in CPU time, but its class loading also waits for the disk); a program that sleeps
+/// or waits for input that never comes is ended by this limit.
+/// Pre: none. Post: more than `cpu`.
+pub(crate) fn wall_limit(cpu: Duration) -> Duration {
+    cpu.saturating_mul(3).saturating_add(Duration::from_secs(1))
+}
 
 /// Runs `program` with `input` on its stdin under `limits`.
 /// Pre: none. Post: `Err` only when the program cannot be started; otherwise the run,
-/// with every process of its group killed when a limit was passed.
+/// and every process it started (found by [`crate::tools::reaper`]) has been killed.
 pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run, StartError> {
-    let mut child = Command::new(&program.command)
-        .args(&program.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|error| StartError { program: program.shown(), error })?;
+    let mut command = Command::new(&program.command);
+    command.args(&program.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (mut child, tracked) =
+        reaper::spawn(&mut command).map_err(|error| StartError { program: program.shown(), error })?;
+    let pid = child.id();
     let start = Instant::now();
-    let deadline = start + limits.time;
+    let deadline = start + wall_limit(limits.time);
     let (tx, rx) = mpsc::channel();
     if let Some(mut stdin) = child.stdin.take() {
         let data = input.to_vec();
@@ -113,72 +133,116 @@ pub(crate) fn run(program: &Program, input: &[u8], limits: Limits) -> Result<Run
     }
     let out = reader(child.stdout.take(), 0, limits.output, tx.clone());
     let err = reader(child.stderr.take(), 1, limits.output, tx);
-    // Both pipes closed (the usual end: the program exited), then its exit status.
-    let (mut limit, mut done) = watch(&rx, deadline);
-    let mut status = None;
-    if limit.is_none() {
-        status = wait_until(&mut child, deadline);
-        if status.is_none() {
-            limit = Some(Ending::TimedOut);
-        }
-    }
+    // `child` is reaped here through wait4 (for its resource usage), never through std.
+    drop(child);
+    let (limit, mut done, mut reaped) = watch(&rx, pid, limits.time, deadline);
     let elapsed = start.elapsed();
     if limit.is_some() {
-        kill_group(child.id());
-        // The leader dies even if it left its group.
-        let _ = child.kill();
-        status = child.wait().ok();
-        // The readers end once every process holding the pipes is dead.
-        let (_, more) = watch(&rx, Instant::now() + GRACE);
+        if reaped.is_none() {
+            // Its group cannot be another's while it is not reaped.
+            let _ = sys::send_group(pid, sys::SIGKILL);
+        }
+        tracked.kill_all();
+    }
+    if reaped.is_none() {
+        // Killed (or about to end): its status comes at once, unless the system holds
+        // it (a process in uninterruptible sleep is not waited for past the grace).
+        let until = Instant::now() + GRACE;
+        while reaped.is_none() && Instant::now() < until {
+            match sys::reap(pid, false) {
+                Ok(Some(r)) => reaped = Some(r),
+                Ok(None) => thread::sleep(Duration::from_millis(1)),
+                Err(_) => break,
+            }
+        }
+    }
+    // Whatever it left behind: a child in the background, one in its own session.
+    tracked.finish();
+    // The readers end once every process holding the pipes is dead.
+    if !done.iter().all(|&d| d) {
+        let more = closed(&rx, Instant::now() + GRACE);
         done = [done[0] || more[0], done[1] || more[1]];
     }
-    // A reader still blocked (a process that left the group holds the pipe) is left
-    // behind rather than waited for.
+    // A reader still blocked (a process out of reach holds the pipe) is left behind
+    // rather than waited for.
     let join = |h: Option<JoinHandle<Vec<u8>>>, done: bool| h.filter(|_| done).and_then(|h| h.join().ok());
     let stdout = join(out, done[0]).unwrap_or_default();
     let stderr = join(err, done[1]).unwrap_or_default();
-    let ending = match (limit, status) {
+    let cpu = reaped.map_or(Duration::ZERO, |r| r.cpu);
+    let ending = match (limit, reaped) {
         (Some(e), _) => e,
-        (None, Some(status)) => Ending::Exited(status.code()),
-        (None, None) => Ending::TimedOut,
+        (None, Some(r)) => Ending::Exited(r.status.code()),
+        (None, None) => Ending::Exited(None),
     };
-    Ok(Run { stdout, stderr, ending, elapsed })
+    Ok(Run { stdout, stderr, ending, elapsed, cpu })
 }
 
-/// Waits until both pipes have closed or `deadline`. Returns the limit passed, if any
-/// (`OutputLimit` when a reader overflowed, `TimedOut` at the deadline), and which
-/// readers have finished.
-fn watch(rx: &Receiver<Event>, deadline: Instant) -> (Option<Ending>, [bool; 2]) {
+/// Watches the run of the child `pid` until it has exited and both pipes have closed,
+/// or a limit is passed: CPU time past `cpu_limit`, the wall clock past `deadline`, or
+/// a reader past the output limit. Returns the limit passed, if any, which readers
+/// have finished, and the child's exit status once it is reaped.
+fn watch(
+    rx: &Receiver<Event>,
+    pid: u32,
+    cpu_limit: Duration,
+    deadline: Instant,
+) -> (Option<Ending>, [bool; 2], Option<sys::Reaped>) {
     let mut done = [false, false];
-    while !done.iter().all(|&d| d) {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+    let mut reaped: Option<sys::Reaped> = None;
+    // Once both pipes are closed the child is usually gone: look again soon.
+    let mut pause = Duration::from_micros(20);
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return (Some(Ending::TimedOut), done, reaped);
+        }
+        let wait = if done.iter().all(|&d| d) {
+            pause = (pause * 2).min(Duration::from_millis(5));
+            pause
+        } else {
+            TICK
+        };
+        match rx.recv_timeout(wait.min(deadline - now)) {
             Ok(Event::Closed(k)) => mark(&mut done, k),
             Ok(Event::Overflow(k)) => {
                 mark(&mut done, k);
-                return (Some(Ending::OutputLimit), done);
+                return (Some(Ending::OutputLimit), done, reaped);
             }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                return (Some(Ending::TimedOut), done);
+            Err(RecvTimeoutError::Timeout) => {}
+            // Both readers have ended: each said so before.
+            Err(RecvTimeoutError::Disconnected) => done = [true, true],
+        }
+        if reaped.is_none() {
+            match sys::reap(pid, false) {
+                Ok(r) => reaped = r,
+                // Not our child any more (cannot happen): nothing to wait for.
+                Err(_) => return (None, [true, true], None),
             }
         }
+        let cpu = match reaped {
+            Some(r) => r.cpu,
+            None => reaper::cpu_time(pid).unwrap_or_default(),
+        };
+        if cpu > cpu_limit {
+            return (Some(Ending::TimedOut), done, reaped);
+        }
+        if reaped.is_some() && done.iter().all(|&d| d) {
+            return (None, done, reaped);
+        }
     }
-    (None, done)
 }
 
-/// The child's exit status once it has ended, waiting at most until `deadline` (it
-/// has closed its output, so it is usually gone already).
-fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
-    let mut pause = Duration::from_micros(20);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => {
-                thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
-                pause = (pause * 2).min(Duration::from_millis(5));
-            }
-            _ => return None,
+/// Waits until both pipes have closed or `deadline`; which readers have finished.
+fn closed(rx: &Receiver<Event>, deadline: Instant) -> [bool; 2] {
+    let mut done = [false, false];
+    while !done.iter().all(|&d| d) {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Event::Closed(k) | Event::Overflow(k)) => mark(&mut done, k),
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => return [true, true],
         }
     }
+    done
 }
 
 /// Notes that reader `k` has finished.
@@ -186,17 +250,6 @@ fn mark(done: &mut [bool; 2], k: usize) {
     if let Some(d) = done.get_mut(k) {
         *d = true;
     }
-}
-
-/// Kills every process of the group `group` with SIGKILL, through the `kill` utility
-/// (this crate has no unsafe code, hence no direct system call).
-fn kill_group(group: u32) {
-    let _ = Command::new("kill")
-        .args(["-KILL", "--", &format!("-{group}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// A pipe of the child, read to its end on a helper thread.
@@ -274,6 +327,28 @@ mod tests {
         assert_eq!(r.stdout.len(), 1000);
         let r = run(&sh("yes >&2"), b"", limits(5000)).unwrap();
         assert_eq!(r.ending, Ending::OutputLimit);
+    }
+
+    #[test]
+    fn the_time_limit_is_cpu_time_with_a_wall_clock_safety_net() {
+        // Asleep 0.3 s under a 0.2 s CPU limit: it ends by itself, having used little CPU.
+        let r = run(&sh("sleep 0.3; echo ok"), b"", limits(200)).unwrap();
+        assert_eq!((r.stdout.as_slice(), r.ending), (&b"ok\n"[..], Ending::Exited(Some(0))));
+        assert!(r.cpu < Duration::from_millis(100) && r.elapsed >= Duration::from_millis(300), "{r:?}");
+        // A busy loop is killed once its CPU time passes the limit; CPU time of the
+        // children it waited for counts. (On a machine so busy that the program gets
+        // less than a sixth of a core, the wall clock's 1.9 s comes first.)
+        let burn = "python3 -c 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass'";
+        for script in ["while :; do :; done".to_string(), format!("{burn}; sleep 5")] {
+            let r = run(&sh(&script), b"", limits(300)).unwrap();
+            assert_eq!(r.ending, Ending::TimedOut, "{script}: {r:?}");
+            if r.elapsed < wall_limit(Duration::from_millis(300)) {
+                assert!(r.cpu >= Duration::from_millis(300) && r.cpu < Duration::from_millis(700), "{script}: {r:?}");
+            } else {
+                println!("{script}: the machine is too busy to tell: {r:?}");
+            }
+        }
+        assert_eq!(wall_limit(Duration::from_secs(2)), Duration::from_secs(7));
     }
 
     #[test]

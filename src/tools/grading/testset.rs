@@ -17,8 +17,11 @@
 
 use super::cases::{Case, Origin};
 use super::zip;
+use crate::sys;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 /// A judge's layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,15 +43,6 @@ impl Layout {
             "kattis" => Some(Layout::Kattis),
             "domjudge" => Some(Layout::Domjudge),
             _ => None,
-        }
-    }
-
-    /// The top-level names this layout writes (what `--force` replaces).
-    fn owned(self) -> &'static [&'static str] {
-        match self {
-            Layout::Mooshak => &["tests", "tests.zip", "cases.txt"],
-            Layout::Kattis => &["problem.yaml", "data"],
-            Layout::Domjudge => &["problem.yaml", "domjudge-problem.ini", "data"],
         }
     }
 }
@@ -148,41 +142,250 @@ fn file_name(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect()
 }
 
+/// The manifest of a test set: the files it wrote, one path a line. `--force` replaces
+/// only what a manifest lists.
+pub(crate) const MANIFEST: &str = ".testset-manifest";
+
+/// The manifest's first line.
+const MANIFEST_HEAD: &str =
+    "# spot-the-ships testset: the files of this test set (testset --force replaces only these)";
+
+/// The part of a temporary folder's name after `.NAME`: `.NAME.testset-tmp-PID`.
+const TEMP_TAG: &str = ".testset-tmp-";
+
+/// The manifest listing `paths`.
+fn manifest<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<u8> {
+    let mut text = format!("{MANIFEST_HEAD}\n");
+    for p in paths {
+        text.push_str(p);
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// The paths a manifest lists: relative, `/`-separated, without `.`, `..` or empty
+/// parts (other lines are not this program's and are ignored).
+fn listed(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| l.split('/').all(|part| !part.is_empty() && part != "." && part != ".."))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The first part of `path` (`tests` of `tests/T001/input.txt`).
+fn top(path: &str) -> &str {
+    path.split('/').next().unwrap_or(path)
+}
+
+/// Refuses when `dir/rel` holds something no manifest path lists: names the folder
+/// when nothing in it is listed, else the first file that is not.
+fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>) -> Result<(), String> {
+    let path = dir.join(rel);
+    let refuse = || {
+        Err(format!(
+            "`{}` is not in the test set's manifest (`{}`): testset replaces only the files it wrote; \
+             move it away or choose another --out",
+            path.display(),
+            dir.join(MANIFEST).display()
+        ))
+    };
+    let meta = std::fs::symlink_metadata(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if !meta.is_dir() {
+        return if listed.contains(rel) { Ok(()) } else { refuse() };
+    }
+    let inside = format!("{rel}/");
+    let mut entries: Vec<String> = std::fs::read_dir(&path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if !listed.iter().any(|p| p.starts_with(&inside)) {
+        return refuse();
+    }
+    entries.sort();
+    entries.iter().try_for_each(|name| check_listed(dir, &format!("{inside}{name}"), listed))
+}
+
+/// The folder holding `dir` and `dir`'s own name (`.` is named by its real path).
+fn parent_and_name(dir: &Path) -> Result<(PathBuf, String), String> {
+    let real;
+    let dir = match dir.file_name() {
+        Some(_) => dir,
+        None => {
+            real = std::fs::canonicalize(dir).map_err(|e| format!("cannot find `{}`: {e}", dir.display()))?;
+            real.as_path()
+        }
+    };
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    Ok((parent, name))
+}
+
+/// Removes the temporary folders (`.NAME.testset-tmp-PID`) that runs which have ended
+/// left in `parent` (killed before they could clean up). Those of a run still going are
+/// left alone.
+fn remove_stale(parent: &Path, name: &str) {
+    let prefix = format!(".{name}{TEMP_TAG}");
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file.strip_prefix(&prefix).and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let running = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|c| c.split(|&b| b == 0).any(|arg| arg == b"testset"));
+        if !running && pid != std::process::id() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Writes `bytes` into the new file `path`, which must not exist (a link there is not
+/// followed: the call fails).
+fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(bytes)
+}
+
+/// Replaces the file `path` with `bytes`: written whole into a new temporary file
+/// beside it, then renamed over it. A symbolic link at `path` is replaced, never
+/// followed; the temporary file is created anew (a link in its place is removed first).
+/// Pre: none. Post: `Err` when anything failed; no temporary file is left then.
+pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let result = create_new(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Writes the test set into `dir` (created when missing). A directory that is not
-/// empty is refused unless `force`, which first removes what this layout writes
-/// (`tests/`, `tests.zip`, `cases.txt`; or `problem.yaml`, `domjudge-problem.ini`,
-/// `data/`) and leaves the rest.
-/// Pre: none. Post: on `Ok(n)`, `n` files written; `Err` names what failed.
+/// empty is refused unless `force`; with it, what the new set writes and what the old
+/// set's manifest lists is replaced, provided every file there is in that manifest
+/// (else the first that is not is named and nothing changes); other files stay.
+///
+/// The whole set is built first in a temporary folder beside `dir` (`.NAME.testset-
+/// tmp-PID`) and moved into place only when complete: into a new `dir` by one rename,
+/// into an existing one by exchanging each top-level entry (`tests/`, `tests.zip`, ...)
+/// with the old one at once ([`sys::exchange`]), the manifest listing old and new
+/// files meanwhile. A failure undoes the exchanges done and removes the temporary
+/// folder; one left by a killed run is removed by the next run.
+/// Pre: none. Post: on `Ok(n)`, the `n` files of the set (and the manifest) are in
+/// place; on `Err` (what failed), the old set is as it was.
 pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64, force: bool) -> Result<usize, String> {
     let shown = dir.display();
-    if dir.exists() {
+    let all = files(layout, cases, time_limit)?;
+    let (parent, name) = parent_and_name(dir)?;
+    remove_stale(&parent, &name);
+    let exists = dir.exists();
+    let mut old = BTreeSet::new();
+    let mut old_text: Option<Vec<u8>> = None;
+    if exists {
         let mut entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         if entries.next().is_some() {
             if !force {
                 return Err(format!("`{shown}` is not empty; use --force to replace its test set"));
             }
-            for name in layout.owned() {
-                let path = dir.join(name);
-                let gone = if path.is_dir() && !path.is_symlink() {
-                    std::fs::remove_dir_all(&path)
-                } else if path.symlink_metadata().is_ok() {
-                    std::fs::remove_file(&path)
-                } else {
-                    Ok(())
-                };
-                gone.map_err(|e| format!("cannot remove `{}`: {e}", path.display()))?;
+            if let Ok(text) = std::fs::read(dir.join(MANIFEST)) {
+                old = listed(&String::from_utf8_lossy(&text));
+                old_text = Some(text);
+            }
+            let tops: BTreeSet<&str> = all.iter().map(|(p, _)| top(p)).chain(old.iter().map(|p| top(p))).collect();
+            for t in tops {
+                if dir.join(t).symlink_metadata().is_ok() {
+                    check_listed(dir, t, &old)?;
+                }
             }
         }
     }
-    let all = files(layout, cases, time_limit)?;
-    for (name, bytes) in &all {
-        let path = dir.join(name);
+    let tmp = parent.join(format!(".{name}{TEMP_TAG}{}", std::process::id()));
+    std::fs::create_dir(&tmp).map_err(|e| format!("cannot create the temporary folder `{}`: {e}", tmp.display()))?;
+    let built = build(&tmp, &all);
+    let placed = built.and_then(|()| {
+        if exists {
+            swap(dir, &tmp, &all, &old, old_text.as_deref())
+        } else {
+            std::fs::rename(&tmp, dir).map_err(|e| format!("cannot move the test set to `{shown}`: {e}"))
+        }
+    });
+    // The temporary folder holds what was replaced (or the new set, on a failure).
+    let _ = std::fs::remove_dir_all(&tmp);
+    placed.map(|()| all.len())
+}
+
+/// Writes `all` and the manifest into the new folder `tmp`.
+fn build(tmp: &Path, all: &[File]) -> Result<(), String> {
+    for (name, bytes) in all {
+        let path = tmp.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
         }
-        std::fs::write(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        create_new(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
-    Ok(all.len())
+    let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
+    create_new(&tmp.join(MANIFEST), &listing)
+        .map_err(|e| format!("cannot write `{}`: {e}", tmp.join(MANIFEST).display()))
+}
+
+/// One move of [`swap`], undone in reverse order on a failure.
+enum Step {
+    /// `dir/T` and `tmp/T` were exchanged.
+    Exchanged(String),
+    /// `from` was renamed `to`.
+    Moved(PathBuf, PathBuf),
+}
+
+/// Moves the complete set in `tmp` into the existing `dir`: the manifest of old and new
+/// files first, then each top-level entry of the new set exchanged with the old one (or
+/// moved in), the old set's other entries moved out into `tmp`, and the new manifest.
+/// On a failure every step is undone and the old manifest put back.
+fn swap(dir: &Path, tmp: &Path, all: &[File], old: &BTreeSet<String>, old_text: Option<&[u8]>) -> Result<(), String> {
+    let union: BTreeSet<&str> = all.iter().map(|(p, _)| p.as_str()).chain(old.iter().map(String::as_str)).collect();
+    let target = dir.join(MANIFEST);
+    replace_file(&target, &manifest(union.into_iter()))
+        .map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
+    let new_tops: BTreeSet<&str> = all.iter().map(|(p, _)| top(p)).collect();
+    let old_tops: BTreeSet<&str> = old.iter().map(|p| top(p)).filter(|t| !new_tops.contains(t)).collect();
+    let mut done: Vec<Step> = Vec::new();
+    let mut moves = || -> Result<(), String> {
+        for t in &new_tops {
+            let (from, to) = (tmp.join(t), dir.join(t));
+            if to.symlink_metadata().is_ok() {
+                sys::exchange(&from, &to).map_err(|e| format!("cannot replace `{}`: {e}", to.display()))?;
+                done.push(Step::Exchanged(t.to_string()));
+            } else {
+                std::fs::rename(&from, &to).map_err(|e| format!("cannot move `{}` into place: {e}", to.display()))?;
+                done.push(Step::Moved(from, to));
+            }
+        }
+        for t in &old_tops {
+            let (from, to) = (dir.join(t), tmp.join(t));
+            if from.symlink_metadata().is_ok() {
+                std::fs::rename(&from, &to).map_err(|e| format!("cannot remove `{}`: {e}", from.display()))?;
+                done.push(Step::Moved(from, to));
+            }
+        }
+        std::fs::rename(tmp.join(MANIFEST), &target).map_err(|e| format!("cannot write `{}`: {e}", target.display()))
+    };
+    let result = moves();
+    if result.is_err() {
+        for step in done.iter().rev() {
+            let _ = match step {
+                Step::Exchanged(t) => sys::exchange(&tmp.join(t), &dir.join(t)),
+                Step::Moved(from, to) => std::fs::rename(to, from),
+            };
+        }
+        let _ = match old_text {
+            Some(text) => replace_file(&target, text),
+            None => std::fs::remove_file(&target),
+        };
+    }
+    result
 }
 
 #[cfg(test)]
@@ -234,11 +437,52 @@ mod tests {
         let cases = some_cases();
         let n = write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap();
         assert_eq!(n, 1 + 2 * cases.len());
+        let listed = listed(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap());
+        assert_eq!(listed.len(), n);
+        assert!(listed.contains("problem.yaml") && listed.contains("data/sample/001-sample-00-linear.in"));
         assert!(write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap_err().contains("--force"));
         std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+        write(&dir, Layout::Domjudge, &cases, 2.0, true).unwrap();
+        assert!(dir.join("notes.txt").is_file() && dir.join("domjudge-problem.ini").is_file());
+        // A file no manifest lists is named, and nothing changes.
         std::fs::write(dir.join("data/secret/999-stale.in"), "old").unwrap();
+        let e = write(&dir, Layout::Kattis, &cases, 2.0, true).unwrap_err();
+        assert!(e.contains("data/secret/999-stale.in` is not in the test set's manifest"), "{e}");
+        assert!(dir.join("domjudge-problem.ini").is_file());
+        std::fs::remove_file(dir.join("data/secret/999-stale.in")).unwrap();
+        // Back to Kattis: the DOMjudge file goes (it is in the manifest), notes stay.
         write(&dir, Layout::Kattis, &cases, 2.0, true).unwrap();
-        assert!(dir.join("notes.txt").is_file() && !dir.join("data/secret/999-stale.in").exists());
+        assert!(!dir.join("domjudge-problem.ini").exists() && dir.join("notes.txt").is_file());
+        let parent = dir.parent().unwrap();
+        let name = dir.file_name().unwrap().to_str().unwrap();
+        assert!(std::fs::read_dir(parent)
+            .unwrap()
+            .flatten()
+            .all(|e| !e.file_name().to_string_lossy().starts_with(&format!(".{name}{TEMP_TAG}"))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn manifests_list_only_paths_inside_the_set() {
+        let text = "# head\ntests/T001/input.txt\n../escape\n/abs\na//b\n./x\n\ncases.txt\n";
+        let l = listed(text);
+        assert_eq!(l.into_iter().collect::<Vec<_>>(), ["cases.txt", "tests/T001/input.txt"]);
+    }
+
+    #[test]
+    fn a_replaced_file_is_never_written_through_a_link() {
+        let dir = std::env::temp_dir().join(format!("grading-replace-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("precious"), "precious").unwrap();
+        std::os::unix::fs::symlink(dir.join("precious"), dir.join("kept.in")).unwrap();
+        // A link where the temporary file goes, too.
+        std::os::unix::fs::symlink(dir.join("precious"), dir.join(format!(".kept.in.{}.tmp", std::process::id())))
+            .unwrap();
+        replace_file(&dir.join("kept.in"), b"case").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("precious")).unwrap(), "precious");
+        assert_eq!(std::fs::read_to_string(dir.join("kept.in")).unwrap(), "case");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

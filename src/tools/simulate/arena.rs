@@ -15,12 +15,15 @@
 //! is left behind, never waited for, so nothing the bot does can hang the run. A bot
 //! that writes anything but a probe, probes outside the bay or twice, is too slow, or
 //! stops, forfeits the game; its process is then killed, and a new one starts for the
-//! next game when the run goes on.
+//! next game when the run goes on. A bot runs in a process group of its own, tracked by
+//! [`crate::tools::reaper`]: whenever its process is killed or ends, every process it started
+//! is killed too, those that left its group included.
 
 use crate::game::board::Board;
 use crate::game::position::Position;
 use crate::game::rules::Sunk;
 use crate::scan::record::ScanRecord;
+use crate::tools::reaper::{self, Tracked};
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line, MAX_LINE};
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -339,36 +342,47 @@ fn last_line(tail: &Mutex<Tail>) -> Option<String> {
     Some(shown)
 }
 
-/// Kills the bot (if it still runs) and waits for it.
-fn kill(child: &Mutex<Child>) {
-    if let Ok(mut c) = child.lock() {
+/// A bot's process, shared by the worker and the I/O thread.
+struct Bot {
+    child: Mutex<Child>,
+    /// Its process group and everything it started.
+    tracked: Tracked,
+}
+
+/// Kills the bot (if it still runs) and every process it started, and waits for it.
+fn kill(bot: &Bot) {
+    bot.tracked.kill_all();
+    if let Ok(mut c) = bot.child.lock() {
         let _ = c.kill();
         let _ = c.wait();
     }
 }
 
 /// How a bot whose output ended stopped: its exit status if it exits within
-/// [`AFTERMATH`]; otherwise it is killed.
-fn how_it_ended(child: &Mutex<Child>) -> String {
+/// [`AFTERMATH`]; otherwise it is killed. Whatever it started is killed either way.
+fn how_it_ended(bot: &Bot) -> String {
     let until = Instant::now() + AFTERMATH;
     loop {
-        match child.lock().map(|mut c| c.try_wait()) {
-            Ok(Ok(Some(status))) => return format!("it exited ({status})"),
+        match bot.child.lock().map(|mut c| c.try_wait()) {
+            Ok(Ok(Some(status))) => {
+                bot.tracked.kill_all();
+                return format!("it exited ({status})");
+            }
             Ok(Ok(None)) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
             _ => break,
         }
     }
-    kill(child);
+    kill(bot);
     "it closed its output or its input".into()
 }
 
 /// The loss of a game by `forfeit`: the bot killed (or its exit status read) and the
 /// end of its stderr.
-fn lose(child: &Mutex<Child>, tail: &Mutex<Tail>, forfeit: Forfeit) -> Lost {
+fn lose(bot: &Bot, tail: &Mutex<Tail>, forfeit: Forfeit) -> Lost {
     let forfeit = match forfeit {
-        Forfeit::Ended(_) => Forfeit::Ended(how_it_ended(child)),
+        Forfeit::Ended(_) => Forfeit::Ended(how_it_ended(bot)),
         other => {
-            kill(child);
+            kill(bot);
             other
         }
     };
@@ -377,7 +391,7 @@ fn lose(child: &Mutex<Child>, tail: &Mutex<Tail>, forfeit: Forfeit) -> Lost {
 
 /// A running bot process, seen from the worker.
 struct Process {
-    child: Arc<Mutex<Child>>,
+    bot: Arc<Bot>,
     /// Jobs for the I/O thread (dropped to close the bot's input).
     jobs: Option<SyncSender<Job>>,
     shared: Arc<Shared>,
@@ -390,20 +404,15 @@ impl Process {
     /// reader. Pre: none. Post: `Err` says why it could not start.
     fn start(argv: &[String], move_time: Duration, header: String) -> Result<Process, String> {
         let (program, args) = argv.split_first().ok_or("the command is empty")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start `{program}`: {e}"))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let (mut child, tracked) = reaper::spawn(&mut command).map_err(|e| format!("cannot start `{program}`: {e}"))?;
+        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let bot = Arc::new(Bot { child: Mutex::new(child), tracked });
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            kill(&bot);
             return Err(format!("cannot start `{program}`: no pipes"));
         };
-        let child = Arc::new(Mutex::new(child));
         let tail = Arc::new(Mutex::new(Tail::default()));
         let shared = Arc::new(Shared {
             base: Instant::now(),
@@ -420,7 +429,7 @@ impl Process {
             move_time,
             probed: false,
             woken: false,
-            child: Arc::clone(&child),
+            bot: Arc::clone(&bot),
             tail: Arc::clone(&tail),
         };
         let drained = Arc::clone(&tail);
@@ -432,10 +441,10 @@ impl Process {
                 std::thread::Builder::new().name("bot i/o".into()).spawn(move || link.serve(&inbox, &shared))
             });
         if let Err(e) = started {
-            kill(&child);
+            kill(&bot);
             return Err(format!("cannot start a thread for `{program}`: {e}"));
         }
-        Ok(Process { child, jobs: Some(jobs), shared, tail, move_time })
+        Ok(Process { bot, jobs: Some(jobs), shared, tail, move_time })
     }
 
     /// Plays `boards[from..to]` and returns their outcomes, ending with the first loss.
@@ -446,10 +455,10 @@ impl Process {
         }
         let sent = self.jobs.as_ref().is_some_and(|jobs| jobs.send(Job { boards, from, to }).is_ok());
         if !sent {
-            return vec![Err(lose(&self.child, &self.tail, Forfeit::Ended(String::new())))];
+            return vec![Err(lose(&self.bot, &self.tail, Forfeit::Ended(String::new())))];
         }
         let Ok(mut p) = self.shared.progress.lock() else {
-            return vec![Err(lose(&self.child, &self.tail, Forfeit::Broken("a lock was poisoned".into())))];
+            return vec![Err(lose(&self.bot, &self.tail, Forfeit::Broken("a lock was poisoned".into())))];
         };
         loop {
             if p.finished {
@@ -467,33 +476,31 @@ impl Process {
                 let mut out = std::mem::take(&mut p.outcomes);
                 drop(p);
                 let allowed = Duration::from_nanos(self.shared.allowed.load(Ordering::Relaxed));
-                out.push(Err(lose(&self.child, &self.tail, Forfeit::Slow(allowed))));
+                out.push(Err(lose(&self.bot, &self.tail, Forfeit::Slow(allowed))));
                 return out;
             }
             let wait = if deadline == NOT_WAITING { self.move_time } else { Duration::from_nanos(deadline - now) };
             p = match self.shared.finished.wait_timeout(p, wait) {
                 Ok((guard, _)) => guard,
-                Err(_) => {
-                    return vec![Err(lose(&self.child, &self.tail, Forfeit::Broken("a lock was poisoned".into())))]
-                }
+                Err(_) => return vec![Err(lose(&self.bot, &self.tail, Forfeit::Broken("a lock was poisoned".into())))],
             };
         }
     }
 }
 
 impl Drop for Process {
-    /// Closes the bot's input, gives it [`EXIT_GRACE`] to exit, then kills it.
+    /// Closes the bot's input, gives it [`EXIT_GRACE`] to exit, then kills it and
+    /// whatever it started (what it started is killed even when it exited).
     fn drop(&mut self) {
         self.jobs = None;
         let until = Instant::now() + EXIT_GRACE;
         loop {
-            match self.child.lock().map(|mut c| c.try_wait()) {
+            match self.bot.child.lock().map(|mut c| c.try_wait()) {
                 Ok(Ok(None)) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
-                Ok(Ok(Some(_))) => return,
                 _ => break,
             }
         }
-        kill(&self.child);
+        kill(&self.bot);
     }
 }
 
@@ -507,7 +514,7 @@ struct Link {
     probed: bool,
     /// The worker was told that the deadlines are the move time's from now on.
     woken: bool,
-    child: Arc<Mutex<Child>>,
+    bot: Arc<Bot>,
     tail: Arc<Mutex<Tail>>,
 }
 
@@ -532,7 +539,7 @@ impl Link {
                 };
                 shared.not_due();
                 let lost = outcome.is_err();
-                let outcome = outcome.map_err(|f| lose(&self.child, &self.tail, f));
+                let outcome = outcome.map_err(|f| lose(&self.bot, &self.tail, f));
                 let last = lost || g + 1 >= to;
                 if last {
                     // Let go of the boards before the worker hears the job is over.

@@ -1,0 +1,358 @@
+//! The few system calls the standard library lacks, declared with `extern "C"` against
+//! the C library std already links (no package): `kill(2)`, `prctl(2)` for the child
+//! subreaper flag, `wait4(2)` for an exit status with its resource usage, `signal(2)`
+//! with a handler that writes the signal's number into a pipe (the self-pipe trick; a
+//! handler, unlike a blocked mask, is not inherited by the programs started: `execve`
+//! resets it) and `renameat2(2)` to exchange two paths. This is the crate's only module
+//! with `unsafe` code; each call says why it is sound, and each wrapper has a test.
+//!
+//! `struct rusage` is laid out as glibc and musl lay it out on 64-bit Linux (x86_64 and
+//! aarch64: 144 bytes); other targets are refused at compile time.
+
+use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void, CString};
+use std::io;
+use std::os::fd::IntoRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::ExitStatus;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+compile_error!("src/sys.rs declares Linux's 64-bit structures: x86_64 or aarch64 Linux only");
+
+/// `struct timeval`.
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy)]
+struct Timeval {
+    tv_sec: c_long,
+    tv_usec: c_long,
+}
+
+/// `struct rusage`: the two times, then 14 counters this crate does not read.
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy)]
+struct Rusage {
+    ru_utime: Timeval,
+    ru_stime: Timeval,
+    rest: [c_long; 14],
+}
+
+const _: () = assert!(std::mem::size_of::<Rusage>() == 144);
+
+extern "C" {
+    fn kill(pid: c_int, sig: c_int) -> c_int;
+    fn prctl(option: c_int, ...) -> c_int;
+    fn wait4(pid: c_int, status: *mut c_int, options: c_int, rusage: *mut Rusage) -> c_int;
+    fn signal(sig: c_int, handler: extern "C" fn(c_int)) -> usize;
+    fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
+    fn __errno_location() -> *mut c_int;
+    fn renameat2(olddirfd: c_int, old: *const c_char, newdirfd: c_int, new: *const c_char, flags: c_uint) -> c_int;
+}
+
+/// SIGHUP: the terminal went away.
+pub(crate) const SIGHUP: i32 = 1;
+/// SIGINT: Ctrl-C.
+pub(crate) const SIGINT: i32 = 2;
+/// SIGKILL: cannot be caught.
+pub(crate) const SIGKILL: i32 = 9;
+/// SIGTERM: asked to stop.
+pub(crate) const SIGTERM: i32 = 15;
+/// SIGSTOP: cannot be caught; the process stops (and cannot fork) until killed.
+pub(crate) const SIGSTOP: i32 = 19;
+
+const PR_SET_CHILD_SUBREAPER: c_int = 36;
+#[cfg(test)]
+const PR_GET_CHILD_SUBREAPER: c_int = 37;
+const WNOHANG: c_int = 1;
+/// `SIG_ERR`, what `signal` returns when it fails.
+const SIG_ERR: usize = usize::MAX;
+const AT_FDCWD: c_int = -100;
+const RENAME_EXCHANGE: c_uint = 2;
+
+/// The name of a signal this crate handles (`SIGTERM`), or `signal N`.
+/// Pre: none. Post: none.
+pub(crate) fn signal_name(sig: i32) -> String {
+    match sig {
+        SIGHUP => "SIGHUP".into(),
+        SIGINT => "SIGINT".into(),
+        SIGKILL => "SIGKILL".into(),
+        SIGTERM => "SIGTERM".into(),
+        SIGSTOP => "SIGSTOP".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// A pid as `pid_t`, refusing 0, 1 and anything that is not a positive `i32` (a
+/// negative pid or 0 would signal whole process groups, or every process).
+fn pid_t(pid: u32) -> io::Result<c_int> {
+    match c_int::try_from(pid) {
+        Ok(p) if p > 1 => Ok(p),
+        _ => Err(io::Error::new(io::ErrorKind::InvalidInput, format!("not a process id: {pid}"))),
+    }
+}
+
+/// Sends `sig` to the process `pid` (`kill(2)`; never the `kill` program of `PATH`).
+/// Pre: none. Post: `Err` for pid 0 or 1, or what the system said (`ESRCH`: no such
+/// process).
+pub(crate) fn send(pid: u32, sig: i32) -> io::Result<()> {
+    let pid = pid_t(pid)?;
+    // SAFETY: kill(2) takes two integers and touches no memory of ours; `pid > 1`, so it
+    // names one process, never a group nor every process.
+    if unsafe { kill(pid, sig) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sends `sig` to every process of the process group `group` (`kill(-group, sig)`).
+/// Pre: none. Post: `Err` for group 0 or 1, or what the system said.
+pub(crate) fn send_group(group: u32, sig: i32) -> io::Result<()> {
+    let group = pid_t(group)?;
+    // SAFETY: as in `send`; `-group` with `group > 1` names exactly that process group.
+    if unsafe { kill(-group, sig) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Makes this process a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER, on)`): an
+/// orphaned descendant (its parent died: a double fork, `setsid` and exit) is
+/// reparented to this process instead of init, so it can still be found and killed.
+/// Pre: none. Post: `Err` when the kernel refused (before Linux 3.4).
+pub(crate) fn set_child_subreaper(on: bool) -> io::Result<()> {
+    // SAFETY: this prctl option reads its second argument as an integer (passed as an
+    // unsigned long, as the variadic C prototype expects) and touches no memory of ours.
+    if unsafe { prctl(PR_SET_CHILD_SUBREAPER, c_ulong::from(on)) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Whether this process is a child subreaper (for the tests).
+#[cfg(test)]
+/// Pre: none. Post: `Err` when the kernel refused.
+pub(crate) fn is_child_subreaper() -> io::Result<bool> {
+    let mut flag: c_int = 0;
+    // SAFETY: PR_GET_CHILD_SUBREAPER writes one int through its second argument, which
+    // points to `flag`, alive and writable for the whole call.
+    if unsafe { prctl(PR_GET_CHILD_SUBREAPER, &mut flag as *mut c_int) } == 0 {
+        Ok(flag != 0)
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// A child that has ended, as `wait4(2)` reported it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reaped {
+    /// Its exit status (a code, or the signal that killed it).
+    pub status: ExitStatus,
+    /// CPU time it used, user and system, its own and that of the children it waited
+    /// for.
+    pub cpu: Duration,
+}
+
+/// Collects the exit status of the child `pid` (`wait4(2)`), waiting for it to end when
+/// `block`.
+/// Pre: `pid` is a child of this process that nobody else waits for (a child std's
+/// `Child` owns is waited for by it: do not reap it here). Post: `Ok(None)` when it
+/// runs (without `block`); `Err` when it is not a child of ours (`ECHILD`). Interrupted
+/// calls are retried.
+pub(crate) fn reap(pid: u32, block: bool) -> io::Result<Option<Reaped>> {
+    let pid = pid_t(pid)?;
+    let mut status: c_int = 0;
+    let mut usage = Rusage::default();
+    loop {
+        // SAFETY: `status` and `usage` are alive and writable for the whole call, of the
+        // types wait4 writes (an int and a 144-byte struct rusage, checked above); `pid >
+        // 1` names one child.
+        let got = unsafe { wait4(pid, &mut status, if block { 0 } else { WNOHANG }, &mut usage) };
+        if got == pid {
+            break;
+        }
+        if got == 0 {
+            return Ok(None);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    let time = |t: Timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    Ok(Some(Reaped {
+        status: ExitStatus::from_raw(status),
+        cpu: time(usage.ru_utime).saturating_add(time(usage.ru_stime)),
+    }))
+}
+
+/// The write end of the pipe [`catch_signals`] made (-1 before).
+static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// The signal handler: writes the signal's number (one byte) into the pipe. Only
+/// async-signal-safe calls (`write`), and `errno` is left as it was.
+extern "C" fn note_signal(sig: c_int) {
+    let fd = SIGNAL_PIPE.load(Ordering::Relaxed);
+    if fd < 0 {
+        return;
+    }
+    let byte = u8::try_from(sig).unwrap_or(0);
+    // SAFETY: __errno_location returns this thread's errno, valid for the thread's life;
+    // write(2) reads one byte from `byte`, alive for the call. A full pipe makes the
+    // write fail (non-blocking is not needed: one byte per signal, read at once).
+    unsafe {
+        let errno = __errno_location();
+        let saved = *errno;
+        let _ = write(fd, (&byte as *const u8).cast::<c_void>(), 1);
+        *errno = saved;
+    }
+}
+
+/// From now on, each of `signals` that reaches this process is caught: its number is
+/// written (one byte) into the pipe whose read end is returned, and the program goes on.
+/// Programs started later get the default handling back (`execve` resets caught
+/// signals; the signal mask is left alone).
+/// Pre: called once per process. Post: `Err` on a second call or when the system
+/// refused (the signals keep their handling then, those already caught aside).
+pub(crate) fn catch_signals(signals: &[i32]) -> io::Result<std::io::PipeReader> {
+    let (reader, writer) = std::io::pipe()?;
+    let fd = writer.into_raw_fd();
+    if SIGNAL_PIPE.compare_exchange(-1, fd, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+        return Err(io::Error::other("signals are already caught"));
+    }
+    for &sig in signals {
+        // SAFETY: `note_signal` is an `extern "C" fn(c_int)` that only calls
+        // async-signal-safe functions; glibc's signal() installs it with SA_RESTART, so
+        // the calls it interrupts are restarted.
+        if unsafe { signal(sig, note_signal) } == SIG_ERR {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(reader)
+}
+
+/// A path as a C string.
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a path with a NUL byte"))
+}
+
+/// Exchanges the two paths `a` and `b` at once (`renameat2(..., RENAME_EXCHANGE)`):
+/// each then names what the other named, and at no moment does either name nothing.
+/// Pre: both exist, on the same file system. Post: `Err` otherwise, or where the file
+/// system cannot (`EINVAL`); nothing changed then.
+pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    let (a, b) = (c_path(a)?, c_path(b)?);
+    // SAFETY: both are NUL-terminated strings alive for the call; AT_FDCWD makes them
+    // relative to the working directory, as std's paths are.
+    if unsafe { renameat2(AT_FDCWD, a.as_ptr(), AT_FDCWD, b.as_ptr(), RENAME_EXCHANGE) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    #[test]
+    fn signals_reach_one_process_or_its_group_never_everyone() {
+        let mut child = Command::new("sleep").arg("60").process_group(0).spawn().unwrap();
+        send(child.id(), SIGKILL).unwrap();
+        assert_eq!(child.wait().unwrap().signal(), Some(SIGKILL));
+        assert_eq!(send(child.id(), SIGKILL).unwrap_err().raw_os_error(), Some(3), "ESRCH once reaped");
+        let mut child = Command::new("sleep").arg("60").process_group(0).spawn().unwrap();
+        send_group(child.id(), SIGTERM).unwrap();
+        assert_eq!(child.wait().unwrap().signal(), Some(SIGTERM));
+        for bad in [0, 1, u32::MAX] {
+            assert!(send(bad, 0).is_err() && send_group(bad, 0).is_err(), "{bad}");
+        }
+        assert_eq!(signal_name(SIGTERM), "SIGTERM");
+        assert_eq!(signal_name(40), "signal 40");
+    }
+
+    use std::os::unix::process::CommandExt;
+
+    #[test]
+    fn the_subreaper_flag_is_set_and_read_back() {
+        let before = is_child_subreaper().unwrap();
+        set_child_subreaper(true).unwrap();
+        assert!(is_child_subreaper().unwrap());
+        set_child_subreaper(before).unwrap();
+        assert_eq!(is_child_subreaper().unwrap(), before);
+    }
+
+    #[test]
+    // The children are reaped through `reap` (wait4), not through std.
+    #[allow(clippy::zombie_processes)]
+    fn reaping_gives_the_status_and_the_cpu_time() {
+        // Half a second of CPU in a busy loop, then exit 3.
+        let script = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass\nexit(3)";
+        let child = Command::new("python3").args(["-c", script]).stdin(Stdio::null()).spawn().unwrap();
+        let pid = child.id();
+        let r = reap(pid, true).unwrap().unwrap();
+        assert_eq!(r.status.code(), Some(3));
+        assert!(r.cpu >= Duration::from_millis(450) && r.cpu < Duration::from_secs(3), "{:?}", r.cpu);
+        assert_eq!(reap(pid, false).unwrap_err().raw_os_error(), Some(10), "ECHILD once reaped");
+        // Not blocking: none while it runs; children it waited for count.
+        let script =
+            "read x; python3 -c 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass'";
+        let mut child = Command::new("sh").args(["-c", script]).stdin(Stdio::piped()).spawn().unwrap();
+        let pid = child.id();
+        assert!(reap(pid, false).unwrap().is_none());
+        drop(child.stdin.take());
+        let r = reap(pid, true).unwrap().unwrap();
+        assert!(r.cpu >= Duration::from_millis(300), "{:?}", r.cpu);
+        assert!(reap(0, false).is_err());
+    }
+
+    extern "C" {
+        /// Sends a signal to the calling thread.
+        fn raise(sig: c_int) -> c_int;
+    }
+
+    /// SIGURG: ignored by default, so a slip in this test cannot end the test process.
+    const SIGURG: i32 = 23;
+
+    #[test]
+    fn a_caught_signal_is_written_into_the_pipe_and_not_inherited() {
+        use std::io::Read;
+        let mut pipe = catch_signals(&[SIGURG]).unwrap();
+        // SAFETY: raise takes an integer; SIGURG is caught now.
+        assert_eq!(unsafe { raise(SIGURG) }, 0);
+        let mut byte = [0u8];
+        pipe.read_exact(&mut byte).unwrap();
+        assert_eq!(byte, [23]);
+        // A program started now has SIGURG at its default handling, and nothing blocked.
+        let status = Command::new("cat").arg("/proc/self/status").output().unwrap();
+        let status = String::from_utf8_lossy(&status.stdout).into_owned();
+        let mask = |name: &str| {
+            let line = status.lines().find(|l| l.starts_with(name)).unwrap();
+            u64::from_str_radix(line.trim_start_matches(name).trim(), 16).unwrap()
+        };
+        assert_eq!(mask("SigCgt:") & (1 << (SIGURG - 1)), 0, "{status}");
+        assert_eq!(mask("SigBlk:"), 0, "{status}");
+        assert!(catch_signals(&[SIGURG]).is_err(), "only once");
+    }
+
+    #[test]
+    fn two_paths_are_exchanged_at_once() {
+        let dir = std::env::temp_dir().join(format!("sys-exchange-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("d")).unwrap();
+        std::fs::write(dir.join("f"), "file").unwrap();
+        exchange(&dir.join("f"), &dir.join("d")).unwrap();
+        assert!(dir.join("f").is_dir() && std::fs::read_to_string(dir.join("d")).unwrap() == "file");
+        assert_eq!(exchange(&dir.join("f"), &dir.join("none")).unwrap_err().kind(), io::ErrorKind::NotFound);
+        assert!(exchange(Path::new("a\0b"), &dir).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
