@@ -34,7 +34,7 @@ use crate::ship::MAX_SHIP;
 use crate::sonar::{Answer, ProbeError, Sonar};
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::rc::Rc;
 
 /// What is announced about the ships.
@@ -328,7 +328,7 @@ impl<'a> Interactive<'a> {
 
     /// Asks about `pos` until a valid answer comes (or fails).
     fn ask(&mut self, pos: Position) -> Result<Answer, ProbeError> {
-        let io_error = |e: io::Error| ProbeError::Io(e.to_string());
+        let io_error = ProbeError::of_io;
         loop {
             if self.letters {
                 writeln!(self.output, "? {}", letters(pos)).map_err(io_error)?;
@@ -427,7 +427,7 @@ impl Sonar for Interactive<'_> {
             let Some(why) = self.refuse(pos, answer) else { break answer };
             if self.retry && replayed.is_none() {
                 // A person can answer again (or undo an earlier answer).
-                let io_error = |e: io::Error| ProbeError::Io(e.to_string());
+                let io_error = ProbeError::of_io;
                 writeln!(self.notes, "that answer is impossible: {why}; answer again, or undo").map_err(io_error)?;
                 continue;
             }

@@ -45,12 +45,14 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// True when the error is a write to a reader that went away (`| head`).
+    /// True when the error is a write to a reader that went away (`| head`), however
+    /// deep it is wrapped: `main` stops quietly with status 0 on it, for every command.
     /// Pre: none. Post: no change.
     pub fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
             CliError::In(_, e) => e.is_broken_pipe(),
+            CliError::Scan(ScanError::Probe(crate::sonar::ProbeError::ReaderGone(_))) => true,
             _ => false,
         }
     }
