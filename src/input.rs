@@ -310,7 +310,8 @@ impl<'r> Tokens<'r> {
 /// at most 40 characters.
 pub fn shown(text: &[u8]) -> String {
     let lossy = String::from_utf8_lossy(text);
-    let mut out: String = lossy.chars().take(40).flat_map(char::escape_debug).collect();
+    let head: String = lossy.chars().take(40).collect();
+    let mut out = crate::words::escaped(&head);
     if lossy.chars().count() > 40 {
         out.push_str("...");
     }

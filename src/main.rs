@@ -27,7 +27,7 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
         Err(e) => {
-            let _ = writeln!(io::stderr(), "error: {e}");
+            let _ = writeln!(io::stderr(), "{}", cli::error_line(&e));
             ExitCode::from(2)
         }
     }

@@ -85,6 +85,14 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
+/// The line `main` prints for `e`: `error: ` and the message, its control characters
+/// escaped ([`crate::words::escaped`]), so that user text quoted in it (an argument, a
+/// file or ship name) can neither split the line nor drive the terminal.
+/// Pre: none. Post: one line, without its `\n`.
+pub fn error_line(e: &CliError) -> String {
+    format!("error: {}", crate::words::escaped(&e.to_string()))
+}
+
 impl From<InputError> for CliError {
     fn from(e: InputError) -> CliError {
         CliError::Input(e)

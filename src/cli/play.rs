@@ -143,7 +143,8 @@ PROTOCOL
 ERRORS (one `error: ` line on stderr, exit status 2)
   a bad answer      at a terminal: explained on stderr and asked again; over
                     pipes: error
-  end of input      before every ship cell is found
+  end of input      before every ship cell is found, or after a header where
+                    the referee's `done N` is due
   too large         --cells more than the bay can hold (about half its cells
                     when ships may not touch); answer lines over 1,000 bytes
   contradiction     an answer the rules make impossible: more hits than ship
@@ -254,11 +255,15 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads the referee's `done N` after the last answer, if it sent one.
+/// Reads the referee's `done N` after the last answer.
 /// Pre: every ship cell was found in `scans` probes. Post: `Err` when the line is not
-/// `done N` or N is not `scans`; the end of input is accepted.
+/// `done N`, N is not `scans`, or the input ends first (the referee vanished).
 fn check_done(input: &mut dyn std::io::BufRead, scans: usize) -> Result<(), CliError> {
-    let Some((line, _)) = read_line(input)? else { return Ok(()) };
+    let Some((line, _)) = read_line(input)? else {
+        return Err(CliError::Invalid(format!(
+            "the input ended where the referee's `done {scans}` was due: the referee stopped before the end of the game"
+        )));
+    };
     let text = String::from_utf8_lossy(&line);
     match text.trim().strip_prefix("done ").map(|n| n.trim().parse::<usize>()) {
         Some(Ok(n)) if n == scans => Ok(()),

@@ -1,0 +1,106 @@
+//! Hostile inputs that once got through (issue 25): names the protocol cannot carry,
+//! control characters in arguments, messages that said the wrong thing, a referee that
+//! vanished, unbounded reads and outputs, and grids whose layout was not found.
+
+mod common;
+
+use std::process::Output;
+
+/// The one error line of a run that must fail with status 2 and print nothing.
+fn error_of(out: &Output, what: &str) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+    assert!(out.stdout.is_empty(), "{what}: stdout {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{what}: {err:?}");
+    assert_eq!(err.matches('\n').count(), 1, "{what}: not one line: {err:?}");
+    err
+}
+
+/// A fresh scratch folder for this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn fleet_file_names_are_letters_digits_dashes_underscores_and_spaces() {
+    let dir = scratch("names");
+    let bad = dir.join("bad.fleet");
+    std::fs::write(&bad, "Y wing\nXX\n\na,b\nX\n").unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    // referee used to send `names Y wing,a,b`, which play then rejected.
+    for command in ["referee", "play", "simulate", "generate"] {
+        let out = common::run(&[command, "--fleet-file", &bad, "--rows", "6", "--cols", "6"], b"");
+        let err = error_of(&out, command);
+        assert!(err.contains("line 4") && err.contains("`a,b`") && err.contains("letters, digits"), "{command}: {err}");
+    }
+    let good = dir.join("good.fleet");
+    std::fs::write(&good, "Y wing\nXX\n\nTIE-7_b\nX\n").unwrap();
+    let out = common::run(&["referee", "--fleet-file", &good.to_string_lossy(), "--rows", "6", "--cols", "6"], b"");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Y wing") || out.stdout.starts_with(b"bay 6 6\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn control_characters_never_reach_an_error_line_raw() {
+    let dir = scratch("control");
+    let fleet = dir.join("ctl.fleet");
+    std::fs::write(&fleet, "bell\u{7}\nXX\n").unwrap();
+    let fleet = fleet.to_string_lossy().into_owned();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["--fleet-file".into(), "x\ny".into()],
+        vec!["--fleet-file".into(), fleet],
+        vec!["\u{1b}[31mred".into()],
+        vec!["trace".into(), "--strategy".into(), "a\rb".into()],
+        vec!["check".into(), "--time-limit".into(), "1\u{1b}".into(), "--".into(), "true".into()],
+        vec!["generate".into(), "--rows".into(), "x\ty".into()],
+        vec!["simulate".into(), "--bot".into(), "b\u{8}=true".into()],
+    ];
+    for args in cases {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = common::run(&refs, b"");
+        let err = error_of(&out, &format!("{args:?}"));
+        let body = err.strip_suffix('\n').unwrap();
+        assert!(!body.chars().any(char::is_control), "{args:?}: raw control character in {err:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn generate_speaks_of_touching_only_when_ships_may_not_touch() {
+    let fleet = "4,4,4,4,4,4,4,4,4,4,4,4";
+    let out = common::run(&["generate", "--rows", "7", "--cols", "7", "--fleet", fleet, "--touch", "yes"], b"");
+    let err = error_of(&out, "touch yes");
+    assert!(err.contains("could not place the fleet in") && !err.contains("touching"), "{err}");
+    let out = common::run(&["generate", "--rows", "8", "--cols", "8", "--fleet", "4,4,4,4,4,4,4,4"], b"");
+    let err = error_of(&out, "touch no");
+    assert!(err.contains("without touching ships"), "{err}");
+}
+
+#[test]
+fn a_time_limit_out_of_range_is_quoted_as_typed() {
+    for command in ["check", "testset"] {
+        let mut args = vec![command, "--time-limit", "1e308"];
+        args.extend(if command == "check" {
+            &["--", "true"][..]
+        } else {
+            &["--out", "/nonexistent/x", "--format", "domjudge"]
+        });
+        let err = error_of(&common::run(&args, b""), command);
+        assert!(err.contains("got `1e308`"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn play_wants_the_referees_done_line() {
+    let header = "bay 1 2\nfleet 1\nrules touch=no sunk=none\n";
+    let out = common::run(&["play", "--strategy", "linear"], format!("{header}hit\n").as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`done 1` was due"), "{err}");
+    // Without a header (answers typed by hand) nobody owes a `done` line.
+    let out = common::run(&["play", "--rows", "1", "--cols", "2", "--fleet", "1", "--strategy", "linear"], b"hit\n");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
