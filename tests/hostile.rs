@@ -104,3 +104,62 @@ fn play_wants_the_referees_done_line() {
     let out = common::run(&["play", "--rows", "1", "--cols", "2", "--fleet", "1", "--strategy", "linear"], b"hit\n");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Runs the binary under `prlimit --as=300000000` (when prlimit is there) with `args`
+/// and stdin from `/dev/zero`, killing it after 20 s. `None`: it had to be killed.
+fn endless_input(args: &[&str]) -> Option<Output> {
+    use std::process::{Command, Stdio};
+    let prlimit = Command::new("prlimit").arg("--version").output().is_ok();
+    let mut command = if prlimit {
+        let mut c = Command::new("prlimit");
+        c.arg("--as=300000000").arg(env!("CARGO_BIN_EXE_spot-the-ships"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+    };
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let mut child = command.args(args).stdin(zero).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn every_reader_is_bounded() {
+    // (arguments, what the one error line says): each stops at a stated limit, in
+    // bounded memory and time, rather than reading on (referee --board grew to 2 GB;
+    // play and referee read an endless line for ever).
+    let cases: [(&[&str], &str); 9] = [
+        (&[], "a word longer than 1000 bytes"),
+        (&["trace"], "a word longer than 1000 bytes"),
+        (&["referee", "--board", "/dev/zero"], "--board: /dev/zero: line 1: a word longer than 1000 bytes"),
+        (&["play"], "header line 1 is longer than 1000 bytes"),
+        (&["play", "--rows", "10", "--cols", "10"], "is not one of hit, miss"),
+        (&["referee"], "a line longer than 1000 bytes"),
+        (&["advise"], "holds `\\u{0}`"),
+        (&["simulate", "merge", "-"], "larger than the limit of"),
+        (&["--fleet-file", "/dev/zero", "-"], "larger than 1048576 bytes"),
+    ];
+    for (args, says) in cases {
+        let mut out = endless_input(args).unwrap_or_else(|| panic!("{args:?}: still reading after 20 s"));
+        if args.len() > 1 && args.first() == Some(&"play") {
+            // play has asked its first question before the answer came.
+            assert_eq!(out.stdout, b"? 4 4\n");
+            out.stdout.clear();
+        }
+        if args == ["referee"] {
+            // The referee has sent its header before the probe came.
+            assert!(out.stdout.starts_with(b"bay 10 10\n"));
+            out.stdout.clear();
+        }
+        let err = error_of(&out, &format!("{args:?}"));
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
