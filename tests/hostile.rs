@@ -163,3 +163,41 @@ fn every_reader_is_bounded() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_trace_that_would_pass_the_output_cap_is_refused_before_it_starts() {
+    use std::process::{Command, Stdio};
+    let dir = scratch("trace-cap");
+    let input = dir.join("thin.in");
+    std::fs::write(&input, "linear\n4 444444 1\n3 444443 1 E\n").unwrap();
+    let input = input.to_string_lossy().into_owned();
+    let run = |limit: &str| {
+        // stdout to /dev/null: the old build wrote about 178 GB there; stopped after 20 s.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+            .args(["trace", "--limit", limit, &input])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("--limit {limit}: still writing after 20 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    };
+    let out = run("100000");
+    let err = error_of(&out, "--limit 100000");
+    assert!(
+        err.contains("100000 scans of a 4x444444 board would write about 177801377980 bytes")
+            && err.contains("output cap of 1073741824 bytes")
+            && err.contains("give --limit 602 or less"),
+        "{err}"
+    );
+    assert_eq!(run("60").status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
