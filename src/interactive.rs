@@ -404,7 +404,7 @@ impl Sonar for Interactive<'_> {
         }
         if self.answers.is_empty() {
             self.answers = crate::memory::filled(self.rows.saturating_mul(self.cols), UNASKED)
-                .map_err(|e| ProbeError::Io(crate::memory::Shortage::of(self.rows, self.cols, e).to_string()))?;
+                .map_err(|e| ProbeError::OutOfMemory(crate::memory::Shortage::of(self.rows, self.cols, e)))?;
         }
         self.questions += 1;
         let replayed = match self.replay.front() {
@@ -456,7 +456,7 @@ impl Sonar for Interactive<'_> {
             };
         }
         crate::memory::push(&mut self.log, i as u32)
-            .map_err(|e| ProbeError::Io(crate::memory::Shortage::of(self.rows, self.cols, e).to_string()))?;
+            .map_err(|e| ProbeError::OutOfMemory(crate::memory::Shortage::of(self.rows, self.cols, e)))?;
         Ok(answer)
     }
 }

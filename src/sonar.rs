@@ -85,6 +85,8 @@ pub enum ProbeError {
     UnknownShip(String),
     /// The answer channel closed before every ship cell was found.
     Closed,
+    /// The sonar's memory for the board's answers could not be had.
+    OutOfMemory(crate::memory::Shortage),
 }
 
 impl ProbeError {
@@ -109,6 +111,7 @@ impl fmt::Display for ProbeError {
             }
             ProbeError::UnknownShip(name) => write!(f, "answer `sunk {name}`: the fleet has no ship called `{name}`"),
             ProbeError::Closed => write!(f, "the answers ended before every ship cell was found"),
+            ProbeError::OutOfMemory(e) => write!(f, "{e}"),
         }
     }
 }

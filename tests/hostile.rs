@@ -201,3 +201,44 @@ fn a_trace_that_would_pass_the_output_cap_is_refused_before_it_starts() {
     assert_eq!(run("60").status.code(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn density_refuses_a_board_over_its_limit_instead_of_playing_hunt() {
+    // 2049x2049 = 4,198,401 cells, just over density's 4,194,304 (it played hunt there,
+    // while the output still said density).
+    for name in ["density", "density-random"] {
+        let input = format!("{name}\n2049 2049 1\n0 0 1 E\n");
+        let runs: [(&str, Vec<&str>, &[u8]); 4] = [
+            ("judge", vec![], input.as_bytes()),
+            ("trace", vec!["trace", "--limit", "1"], input.as_bytes()),
+            ("play", vec!["play", "--rows", "2049", "--cols", "2049", "--cells", "1", "--strategy", name], b"hit\n"),
+            (
+                "simulate",
+                vec!["simulate", "--rows", "2049", "--cols", "2049", "--games", "1", "--strategies", name],
+                b"",
+            ),
+        ];
+        for (command, args, stdin) in runs {
+            let out = common::run(&args, stdin);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {name}: {err}");
+            assert!(
+                err.contains(&format!("strategy {name} plays boards of at most 4194304 cells"))
+                    && err.contains("this 2049x2049 board has 4198401")
+                    && err.contains(
+                        "strategies that can play it: linear, smart, prob, random, parity, bayes, hunt, hunt-parity\n"
+                    ),
+                "{command} {name}: {err}"
+            );
+        }
+        // At the limit it plays.
+        let out = common::run(&[], format!("{name}\n2048 2048 0\n").as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{name} 2048x2048: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // `--strategy all` lists the strategies that can play the board.
+    let out = common::run(&["--strategy", "all", "--rules", "classic"], b"linear\n2049 2049 0\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(names, ["linear", "random", "parity", "bayes", "hunt", "hunt-parity"]);
+}

@@ -17,6 +17,10 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::rc::Rc;
 
+/// The bytes a cell may cost play's sonar at most: its answer (1) and its place in the
+/// log of probes (4).
+const ANSWER_BYTES_PER_CELL: usize = 5;
+
 /// The largest bay drawn after each answer at a terminal.
 const DRAWN_CELLS: usize = 10_000;
 
@@ -242,6 +246,13 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let record = match (result, contradiction) {
         (Ok(record), _) => record,
         (Err(_), Some(why)) => return Err(CliError::Scan(ScanError::Contradiction(why))),
+        // The whole run's need: the strategy's, and the answers play keeps (a byte a
+        // cell, and 4 bytes a probe for the log that undo replays).
+        (Err(ScanError::OutOfMemory(s)), None) => {
+            let answers = rows.saturating_mul(cols).saturating_mul(ANSWER_BYTES_PER_CELL);
+            let need = strategy::need(name, rows, cols).saturating_add(answers);
+            return Err(CliError::Scan(ScanError::OutOfMemory(s.at_least(need))));
+        }
         (Err(e), None) => return Err(CliError::Scan(e)),
     };
     if from_header {
@@ -250,7 +261,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if fleet_known {
         io.stdout.write_all(super::ship_lines(&record, &rules).as_bytes())?;
     }
-    io.stdout.write_all(record.render_output(None).as_bytes())?;
+    record.write_output(None, io.stdout)?;
     io.stdout.flush()?;
     Ok(())
 }
