@@ -242,3 +242,16 @@ fn density_refuses_a_board_over_its_limit_instead_of_playing_hunt() {
     let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(names, ["linear", "random", "parity", "bayes", "hunt", "hunt-parity"]);
 }
+
+#[test]
+fn advise_does_not_deny_a_layout_that_exists() {
+    // 49 one-cell ships that never touch on an all-unknown 14x14 grid: many layouts
+    // (every other cell of every other row is one), yet sampling draws none; advise
+    // said no layout agreeing with the grid was found.
+    let fleet = vec!["1"; 49].join(",");
+    let grid = format!("{}\n", ".".repeat(14)).repeat(14);
+    let out = common::run(&["advise", "--fleet", &fleet], grid.as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("no layout"), "{err}");
+    assert!(err.contains("agree with the grid (a search found one)"), "{err}");
+}

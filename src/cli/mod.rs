@@ -9,6 +9,7 @@ pub(crate) mod files;
 mod game;
 mod generate;
 mod judge;
+mod layout_search;
 mod play;
 mod referee;
 mod simulate;
