@@ -147,7 +147,7 @@ fn every_strategy_and_command_fits_the_budget_or_says_so() {
                 // bytes a cell), not only the allocation refused (it quoted 47 MB).
                 let mb: usize =
                     err.split("needs about ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
-                assert!(mb > 49_000_000 * 5 >> 20, "{what}: {err}");
+                assert!(mb > (49_000_000 * 5) >> 20, "{what}: {err}");
             }
         }
     }

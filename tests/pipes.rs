@@ -68,7 +68,7 @@ fn trace() {
 
 #[test]
 fn advise() {
-    let grid = ".".repeat(300).repeat(1) + "\n";
+    let grid = ".".repeat(300) + "\n";
     let input = grid.repeat(300).into_bytes();
     reader_goes_away("advise", &["advise", "--strategy", "prob"], input, Reader::OneLine);
 }

@@ -199,7 +199,7 @@ pub(crate) fn some_layout(grid: &StateGrid, rules: &Rules, budget: u64) -> Found
     let n = rows.saturating_mul(cols);
     let mut kinds: Vec<(usize, Vec<Shape>, usize)> =
         rules.fleet().kinds().iter().map(|k| (k.shape.size(), rules.variants(k.shape), k.count)).collect();
-    kinds.sort_by(|a, b| b.0.cmp(&a.0));
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.0));
     let mut s = Search {
         rows,
         cols,
