@@ -19,14 +19,15 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`| head`): stop quietly, as command-line tools do.
-        Err(cli::CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // Checked through every wrapping (`CliError::In` names the command).
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         // The command wrote its output and chose its status (check: 1 when not all AC).
         Err(cli::CliError::Exit(code)) => {
             let _ = out.flush();
             ExitCode::from(code)
         }
         Err(e) => {
-            let _ = writeln!(io::stderr(), "error: {e}");
+            let _ = writeln!(io::stderr(), "{}", cli::error_line(&e));
             ExitCode::from(2)
         }
     }

@@ -234,16 +234,17 @@ fn the_judge_and_trace_write_json() {
     json_lines_parse(&lines);
     let err = error_of(&["--format", "yaml"], input);
     assert_eq!(err, "error: --format: expected text or json, got `yaml`\n");
-    // Names from a fleet file are escaped.
+    // Names from a fleet file reach the JSON (quotes and backslashes, once escaped
+    // here, are no longer allowed in a name: tests/hostile.rs).
     let dir = std::env::temp_dir().join(format!("spot-cli-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fleet = dir.join("fleet.txt");
-    std::fs::write(&fleet, "Y \"wing\" \\1\nXX\n").unwrap();
+    std::fs::write(&fleet, "Y wing-1_b\nXX\n").unwrap();
     let fleet = fleet.to_str().unwrap();
     let out = stdout_of(&["--fleet-file", fleet, "--strategy", "hunt", "--format", "json"], b"hunt\n2 3 1\n0 1 2 E\n");
-    assert!(out.contains("\"ships\": [{\"name\": \"Y \\\"wing\\\" \\\\1\", \"at\": [0, 1]}]"), "{out}");
+    assert!(out.contains("\"ships\": [{\"name\": \"Y wing-1_b\", \"at\": [0, 1]}]"), "{out}");
     if let Some(parsed) = json_lines_parse(&out) {
-        assert!(parsed.contains(r#"'Y "wing" \\1'"#), "{parsed}");
+        assert!(parsed.contains("'Y wing-1_b'"), "{parsed}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

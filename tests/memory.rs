@@ -79,3 +79,76 @@ fn generate_and_simulate_report_it_too() {
     let Some(out) = capped(&args, b"") else { return };
     short_of_memory(&out, "simulate", "simulate", "10000 x 10000");
 }
+
+/// Every strategy of the table (`spot-the-ships help` lists the same ones).
+const STRATEGIES: [&str; 10] =
+    ["linear", "smart", "prob", "random", "parity", "bayes", "hunt", "hunt-parity", "density", "density-random"];
+
+/// Runs the binary under `prlimit --as=cap` with `args` and `input`, its stdout thrown
+/// away; `None` without prlimit.
+fn capped_quiet(cap: usize, args: &[&str], input: &[u8]) -> Option<Output> {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit is missing: the out-of-memory tests are skipped");
+        return None;
+    }
+    let mut child = Command::new("prlimit")
+        .arg(format!("--as={cap}"))
+        .arg(env!("CARGO_BIN_EXE_spot-the-ships"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start prlimit");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    Some(child.wait_with_output().expect("wait"))
+}
+
+#[test]
+fn every_strategy_and_command_fits_the_budget_or_says_so() {
+    // The memory budget of README: 8 bytes a cell plus 64 MB, on a 7000x7000 bay
+    // (hunt-parity aborted with status 134 here: its afloat ships were had infallibly).
+    let cap = 8 * 49_000_000 + (64 << 20);
+    for name in STRATEGIES {
+        let empty = format!("{name}\n7000 7000 0\n");
+        let runs: [(&str, Vec<&str>, &[u8]); 4] = [
+            ("judge", vec![], empty.as_bytes()),
+            ("trace", vec!["trace", "--limit", "1"], empty.as_bytes()),
+            ("play", vec!["play", "--rows", "7000", "--cols", "7000", "--cells", "1", "--strategy", name], b"hit\n"),
+            (
+                "simulate",
+                vec!["simulate", "--rows", "7000", "--cols", "7000", "--fleet", "", "--games", "1", "--threads", "1"]
+                    .into_iter()
+                    .chain(["--strategies", name])
+                    .collect(),
+                b"",
+            ),
+        ];
+        for (command, args, input) in runs {
+            let what = format!("{command} {name}");
+            let Some(out) = capped_quiet(cap, &args, input) else { return };
+            let err = String::from_utf8_lossy(&out.stderr);
+            match out.status.code() {
+                Some(0) => assert!(err.is_empty(), "{what}: {err}"),
+                Some(2) => {
+                    assert_eq!(err.matches('\n').count(), 1, "{what}: {err}");
+                    let shortage = err.contains("not enough memory for a 7000 x 7000 board (needs about ");
+                    let refused = name.starts_with("density")
+                        && err.contains("plays boards of at most 4194304 cells")
+                        && err.contains("strategies that can play it: linear, smart, prob");
+                    assert!(shortage || refused, "{what}: {err}");
+                }
+                other => panic!("{what}: status {other:?} ({:?}), stderr {err}", out.status),
+            }
+            if command == "play" && err.contains("not enough memory") {
+                // play's figure counts the strategy's need and its own answers (5
+                // bytes a cell), not only the allocation refused (it quoted 47 MB).
+                let mb: usize =
+                    err.split("needs about ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+                assert!(mb > (49_000_000 * 5) >> 20, "{what}: {err}");
+            }
+        }
+    }
+}

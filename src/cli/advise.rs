@@ -3,6 +3,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{self, RULE_FLAGS};
+use super::layout_search::{some_layout, Found};
 use super::{open_input, CliError, Streams};
 use crate::game::fleet::Fleet;
 use crate::game::placement::Placer;
@@ -34,6 +35,10 @@ const FLAGS: &[Flag] = &[
     Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list")
         .default("2021"),
 ];
+
+/// The most placements the search for one layout tries before `advise` gives up
+/// (about a second on the largest grid bayes takes, 4,096 cells).
+const SEARCH_BUDGET: u64 = 200_000;
 
 /// `advise`'s command line.
 pub const COMMAND: Command = Command {
@@ -346,9 +351,25 @@ fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, style:
             PosteriorError::Contradiction(why) => {
                 format!("the grid contradicts the fleet {}: {why}", fleet.describe())
             }
-            PosteriorError::Intractable => {
-                format!("no layout of the fleet {} that agrees with the grid was found", fleet.describe())
-            }
+            // Sampling drew no layout: before saying none fits, search for one exactly.
+            PosteriorError::Intractable => match some_layout(grid, rules, SEARCH_BUDGET) {
+                Found::Layout => format!(
+                    "layouts of the fleet {} agree with the grid (a search found one), but too few could be \
+                     sampled to estimate the probabilities (the fleet nearly fills the bay); --strategy prob \
+                     gives its scores",
+                    fleet.describe()
+                ),
+                Found::None => format!(
+                    "the grid contradicts the fleet {}: no layout of it agrees with the grid (an exhaustive \
+                     search found none)",
+                    fleet.describe()
+                ),
+                Found::GaveUp => format!(
+                    "no layout of the fleet {} that agrees with the grid was found (sampling, then a search of \
+                     {SEARCH_BUDGET} placements, neither found one nor proved that none exists)",
+                    fleet.describe()
+                ),
+            },
             PosteriorError::TooLarge(_) => format!("bayes: {e}; --strategy prob has no such limit"),
             other => other.to_string(),
         })

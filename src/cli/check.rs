@@ -126,7 +126,9 @@ pub(super) fn builtin_cases(p: &Parsed) -> Result<Vec<Case>, CliError> {
 pub(super) fn seconds(p: &Parsed, flag: &str) -> Result<f64, CliError> {
     let s: f64 = p.get_or(flag, 2.0)?;
     if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
-        return Err(CliError::Usage(format!("{flag}: expected seconds between 0 and 86400, got `{s}`")));
+        // Quoted as typed: the parsed float of `1e308` is 309 digits long.
+        let typed = crate::render::words::escaped(p.text(flag).unwrap_or_default());
+        return Err(CliError::Usage(format!("{flag}: expected seconds between 0 and 86400, got `{typed}`")));
     }
     Ok(s)
 }

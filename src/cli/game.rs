@@ -95,7 +95,7 @@ pub(crate) fn presets_help() -> String {
         "\nFLEET FILES (--fleet-file FILE)\n\
          \x20 Each ship is a name line, then its drawing, one line per row: X a ship cell,\n\
          \x20 . a gap. Ships are separated by blank lines; a line starting with # is a\n\
-         \x20 comment. Example:\n\
+         \x20 comment. A name has letters, digits, -, _ and spaces only. Example:\n\
          \x20   Y wing\n\
          \x20   X.X\n\
          \x20   X.X\n\

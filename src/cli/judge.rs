@@ -45,7 +45,8 @@ OUTPUT
     O  ship cell never scanned    .  water never scanned
   With a fleet of named or drawn ships, one line per ship comes first: NAME at
   (r,c), or NAME: N possible places when ships that touch leave several.
-  --strategy all: one line `NAME SCANS` per strategy the rules allow (json:
+  --strategy all: one line `NAME SCANS` per strategy the rules and the board's
+  size allow (density and density-random play at most 4,194,304 cells; json:
   {\"strategies\": [{\"name\", \"scans\"}, ...]}).
   --format json: {\"scans\": N, \"grid\": [\"++.\", ...]}, with \"ships\": [{\"name\",
   \"at\": [r, c]} or {\"name\", \"places\": N}] before \"grid\" for such fleets.
@@ -87,7 +88,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Plays every strategy the board's rules allow on copies of `board`: one line
+/// Plays every strategy the board's rules and size allow on copies of `board`: one line
 /// `NAME SCANS` each (or one JSON object).
 /// Pre: none. Post: on `Err`, nothing written.
 fn every_strategy(
@@ -97,7 +98,9 @@ fn every_strategy(
     io: &mut Streams<'_>,
 ) -> Result<(), CliError> {
     let mut results = Vec::new();
-    for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(board.rules()).is_ok()) {
+    let cells = board.rows().saturating_mul(board.cols());
+    let plays = |e: &&strategy::Entry| (e.supports)(board.rules()).is_ok() && e.max_cells >= cells;
+    for entry in strategy::STRATEGIES.iter().filter(plays) {
         let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
         let record = strategy::solve(s.as_mut(), &mut Referee::new(board))?;
         results.push((entry.name, record.scans()));

@@ -9,6 +9,7 @@ pub(crate) mod files;
 mod game;
 mod generate;
 mod judge;
+mod layout_search;
 mod play;
 mod referee;
 mod simulate;
@@ -45,12 +46,14 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// True when the error is a write to a reader that went away (`| head`).
+    /// True when the error is a write to a reader that went away (`| head`), however
+    /// deep it is wrapped: `main` stops quietly with status 0 on it, for every command.
     /// Pre: none. Post: no change.
     pub fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
             CliError::In(_, e) => e.is_broken_pipe(),
+            CliError::Scan(ScanError::Probe(crate::scan::sonar::ProbeError::ReaderGone(_))) => true,
             _ => false,
         }
     }
@@ -82,6 +85,14 @@ impl fmt::Display for CliError {
 }
 
 impl std::error::Error for CliError {}
+
+/// The line `main` prints for `e`: `error: ` and the message, its control characters
+/// escaped ([`crate::render::words::escaped`]), so that user text quoted in it (an argument, a
+/// file or ship name) can neither split the line nor drive the terminal.
+/// Pre: none. Post: one line, without its `\n`.
+pub fn error_line(e: &CliError) -> String {
+    format!("error: {}", crate::render::words::escaped(&e.to_string()))
+}
 
 impl From<InputError> for CliError {
     fn from(e: InputError) -> CliError {

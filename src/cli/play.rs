@@ -17,6 +17,10 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::rc::Rc;
 
+/// The bytes a cell may cost play's sonar at most: its answer (1) and its place in the
+/// log of probes (4).
+const ANSWER_BYTES_PER_CELL: usize = 5;
+
 /// The largest bay drawn after each answer at a terminal.
 const DRAWN_CELLS: usize = 10_000;
 
@@ -143,7 +147,8 @@ PROTOCOL
 ERRORS (one `error: ` line on stderr, exit status 2)
   a bad answer      at a terminal: explained on stderr and asked again; over
                     pipes: error
-  end of input      before every ship cell is found
+  end of input      before every ship cell is found, or after a header where
+                    the referee's `done N` is due
   too large         --cells more than the bay can hold (about half its cells
                     when ships may not touch); answer lines over 1,000 bytes
   contradiction     an answer the rules make impossible: more hits than ship
@@ -241,6 +246,13 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let record = match (result, contradiction) {
         (Ok(record), _) => record,
         (Err(_), Some(why)) => return Err(CliError::Scan(ScanError::Contradiction(why))),
+        // The whole run's need: the strategy's, and the answers play keeps (a byte a
+        // cell, and 4 bytes a probe for the log that undo replays).
+        (Err(ScanError::OutOfMemory(s)), None) => {
+            let answers = rows.saturating_mul(cols).saturating_mul(ANSWER_BYTES_PER_CELL);
+            let need = strategy::need(name, rows, cols).saturating_add(answers);
+            return Err(CliError::Scan(ScanError::OutOfMemory(s.at_least(need))));
+        }
         (Err(e), None) => return Err(CliError::Scan(e)),
     };
     if from_header {
@@ -249,16 +261,20 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if fleet_known {
         io.stdout.write_all(super::ship_lines(&record, &rules).as_bytes())?;
     }
-    io.stdout.write_all(record.render_output(None).as_bytes())?;
+    record.write_output(None, io.stdout)?;
     io.stdout.flush()?;
     Ok(())
 }
 
-/// Reads the referee's `done N` after the last answer, if it sent one.
+/// Reads the referee's `done N` after the last answer.
 /// Pre: every ship cell was found in `scans` probes. Post: `Err` when the line is not
-/// `done N` or N is not `scans`; the end of input is accepted.
+/// `done N`, N is not `scans`, or the input ends first (the referee vanished).
 fn check_done(input: &mut dyn std::io::BufRead, scans: usize) -> Result<(), CliError> {
-    let Some((line, _)) = read_line(input)? else { return Ok(()) };
+    let Some((line, _)) = read_line(input)? else {
+        return Err(CliError::Invalid(format!(
+            "the input ended where the referee's `done {scans}` was due: the referee stopped before the end of the game"
+        )));
+    };
     let text = String::from_utf8_lossy(&line);
     match text.trim().strip_prefix("done ").map(|n| n.trim().parse::<usize>()) {
         Some(Ok(n)) if n == scans => Ok(()),

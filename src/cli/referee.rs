@@ -59,9 +59,16 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             if flags.has("--rows") || flags.has("--cols") || flags.has("--seed") {
                 return Err(CliError::Usage("--board takes the bay from the file: no --rows, --cols or --seed".into()));
             }
-            let bytes =
-                std::fs::read(path).map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
-            let parsed = input::parse_under(&bytes, &strategy::NAMES, &rules)
+            // Read as a stream, as the judge reads its input: memory grows with the board
+            // and its ships, never with the bytes read (`--board /dev/zero` stops at the
+            // first word longer than a judge input's).
+            let file = std::fs::File::open(path)
+                .map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(CliError::Usage(format!("--board: cannot read `{path}`: it is a directory")));
+            }
+            let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+            let parsed = input::read_under(&mut reader, &strategy::NAMES, &rules)
                 .map_err(|e| CliError::Invalid(format!("--board: {path}: {e}")))?;
             game::check_fleet(flags, &rules, parsed.board.rules().fleet())?;
             parsed.board

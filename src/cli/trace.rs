@@ -12,13 +12,52 @@ use crate::tools::trace::{TraceOptions, Tracer};
 const FLAGS: &[Flag] = &[
     Flag::value("--strategy", "NAME", "trace NAME, not the strategy on the input's first line"),
     super::COLOR_FLAG,
-    Flag::value("--limit", "N", "show only the first N scans, then how many more there\nwere, then the judge's output (needed over 10,000 cells)"),
+    Flag::value("--limit", "N", "show only the first N scans, then how many more there\nwere, then the judge's output (needed over 10,000 cells;\na trace that could write over 1 GiB is refused)"),
     Flag::value("--format", "F", "text, or json: JSON Lines, one object per scan").default("text"),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
 ];
 
 /// The largest board traced without `--limit`.
 pub(crate) const MAX_UNLIMITED_CELLS: usize = 10_000;
+
+/// The most bytes a trace may write (1 GiB): a trace that could pass it is refused
+/// before it starts, with the figure; the writer stops at it too (colour can add more
+/// than the estimate counts).
+pub(crate) const MAX_OUTPUT: u64 = 1 << 30;
+
+/// About how many bytes a trace of a `rows` x `cols` board writes without colour:
+/// `(per scan, once)`. Each scan draws the board (four spaces before each row), plus
+/// its lines of text and, for prob on small boards, the likelihood matrix; once, the
+/// judge's output. Pre: none. Post: saturates instead of overflowing.
+fn output_estimate(rows: usize, cols: usize, matrix: bool) -> (u64, u64) {
+    let (rows, cols) = (rows as u64, cols as u64);
+    let board = rows.saturating_mul(cols.saturating_add(5));
+    // A score has at most 5 digits on a board of 10,000 cells, one space between.
+    let matrix = if matrix { rows.saturating_mul(cols.saturating_mul(6).saturating_add(4)) } else { 0 };
+    (board.saturating_add(matrix).saturating_add(200), rows.saturating_mul(cols.saturating_add(1)).saturating_add(200))
+}
+
+/// A writer that refuses to write past [`MAX_OUTPUT`] bytes.
+struct Capped<'a> {
+    inner: &'a mut dyn std::io::Write,
+    written: u64,
+}
+
+impl std::io::Write for Capped<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written.saturating_add(buf.len() as u64) > MAX_OUTPUT {
+            return Err(std::io::Error::other(format!(
+                "the trace reached the output cap of {MAX_OUTPUT} bytes: give a smaller --limit"
+            )));
+        }
+        let n = self.inner.write(buf)?;
+        self.written = self.written.saturating_add(n as u64);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 /// `trace`'s command line.
 pub const COMMAND: Command = Command {
@@ -104,9 +143,23 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         ));
     }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
+    // Bounded before it starts: at most `shown` scans are drawn.
+    let shown = limit.unwrap_or(cells).min(cells);
+    let matrix = name == "prob" && cells <= crate::tools::trace::MATRIX_SHOWN_CELLS;
+    let (rows, cols) = (board.rows(), board.cols());
+    let (per_scan, once) = output_estimate(rows, cols, matrix);
+    let estimate = (shown as u64).saturating_mul(per_scan).saturating_add(once);
+    if estimate > MAX_OUTPUT {
+        let fits = MAX_OUTPUT.saturating_sub(once) / per_scan.max(1);
+        return Err(CliError::Usage(format!(
+            "{shown} scans of a {rows}x{cols} board would write about {estimate} bytes, more than the output cap of \
+             {MAX_OUTPUT} bytes (1 GiB): give --limit {fits} or less"
+        )));
+    }
     let mut sonar = Referee::new(&board);
     let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
-    let mut tracer = Tracer::new(&board, options, &mut *io.stdout);
+    let mut capped = Capped { inner: &mut *io.stdout, written: 0 };
+    let mut tracer = Tracer::new(&board, options, &mut capped);
     tracer.begin(name);
     let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut tracer)?;
     tracer.finish(&record)?;

@@ -204,6 +204,20 @@ impl Fleet {
                     if name.chars().count() > 40 {
                         return Err(FleetFileError { line, why: "a ship's name has at most 40 characters".into() });
                     }
+                    // The protocol's `names` line separates names by commas, and answers
+                    // and the judge's output quote them: letters, digits, `-`, `_` and
+                    // spaces between words (the seed's `Y wing`) only.
+                    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ' ';
+                    if let Some(bad) = name.chars().find(|&c| !allowed(c)) {
+                        return Err(FleetFileError {
+                            line,
+                            why: format!(
+                                "ship name `{}`: `{}` is not allowed (letters, digits, `-`, `_` and spaces only)",
+                                crate::render::words::escaped(&name),
+                                crate::render::words::escaped(&bad.to_string())
+                            ),
+                        });
+                    }
                     if name.eq_ignore_ascii_case("end") {
                         return Err(FleetFileError {
                             line,

@@ -55,6 +55,8 @@ pub enum PlacementError {
     Stuck {
         /// Attempts made.
         attempts: usize,
+        /// True when ships may touch (the message then does not speak of touching).
+        touch: bool,
     },
     /// The density asked for could not be reached.
     Density {
@@ -73,9 +75,10 @@ impl fmt::Display for PlacementError {
             PlacementError::CannotFit { rows, cols, why } => {
                 write!(f, "the fleet cannot fit on a {rows}x{cols} board: {why}")
             }
-            PlacementError::Stuck { attempts } => write!(
+            PlacementError::Stuck { attempts, touch } => write!(
                 f,
-                "could not place the fleet without touching ships in {attempts} attempts; it is too crowded for this board"
+                "could not place the fleet{} in {attempts} attempts; it is too crowded for this board",
+                if *touch { "" } else { " without touching ships" }
             ),
             PlacementError::Density { wanted, reached } => write!(
                 f,
@@ -275,7 +278,7 @@ impl Placer {
         }
         let budget = WORK_PER_CELL.saturating_mul(self.rows * self.cols + WORK_PER_SHIP * order.len());
         let mut work = 0usize;
-        let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS });
+        let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS, touch: self.reach == 0 });
         for attempt in 0..MAX_RESTARTS {
             if let Err(e) = self.clear() {
                 result = Err(e);
@@ -299,7 +302,7 @@ impl Placer {
                 break;
             }
             if work > budget {
-                result = Err(PlacementError::Stuck { attempts: attempt + 1 });
+                result = Err(PlacementError::Stuck { attempts: attempt + 1, touch: self.reach == 0 });
                 break;
             }
         }

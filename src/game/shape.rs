@@ -63,7 +63,7 @@ impl fmt::Display for ShapeError {
                 "drawing row {}, column {} holds `{}`: only `X` (ship cell) and `.` (gap) are allowed",
                 row + 1,
                 col + 1,
-                ch.escape_debug()
+                crate::render::words::escaped(&ch.to_string())
             ),
             ShapeError::TooLarge { rows, cols } => {
                 write!(f, "the drawing's box is {rows}x{cols}, more than {MAX_BOX} cells")

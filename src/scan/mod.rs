@@ -41,6 +41,9 @@ pub enum ScanError {
     Contradiction(String),
     /// The memory a strategy needs for this board could not be had.
     OutOfMemory(Shortage),
+    /// The board is larger than the strategy plays (the message names the limit and
+    /// the strategies that can play it: [`crate::strategy::too_large`]).
+    TooLarge(String),
 }
 
 impl fmt::Display for ScanError {
@@ -58,6 +61,7 @@ impl fmt::Display for ScanError {
             }
             ScanError::Contradiction(why) => write!(f, "contradiction: {why}"),
             ScanError::OutOfMemory(e) => write!(f, "{e}"),
+            ScanError::TooLarge(why) => write!(f, "{why}"),
         }
     }
 }

@@ -76,23 +76,42 @@ pub trait Sonar {
 pub enum ProbeError {
     /// Reading the answer or writing the question failed.
     Io(String),
+    /// The question could not be written: the reader went away (a broken pipe). Not an
+    /// error for the command line, which stops quietly.
+    ReaderGone(String),
     /// The answer was not one of the accepted words.
     BadAnswer(String),
     /// The answer says `sunk` with a name that is not a ship of the fleet.
     UnknownShip(String),
     /// The answer channel closed before every ship cell was found.
     Closed,
+    /// The sonar's memory for the board's answers could not be had.
+    OutOfMemory(crate::limits::memory::Shortage),
+}
+
+impl ProbeError {
+    /// The error of a failed read or write: [`ProbeError::ReaderGone`] for a broken
+    /// pipe, [`ProbeError::Io`] otherwise.
+    /// Pre: none. Post: displays as `e`.
+    pub fn of_io(e: std::io::Error) -> ProbeError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            ProbeError::ReaderGone(e.to_string())
+        } else {
+            ProbeError::Io(e.to_string())
+        }
+    }
 }
 
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProbeError::Io(e) => write!(f, "{e}"),
+            ProbeError::Io(e) | ProbeError::ReaderGone(e) => write!(f, "{e}"),
             ProbeError::BadAnswer(a) => {
                 write!(f, "answer `{a}` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0")
             }
             ProbeError::UnknownShip(name) => write!(f, "answer `sunk {name}`: the fleet has no ship called `{name}`"),
             ProbeError::Closed => write!(f, "the answers ended before every ship cell was found"),
+            ProbeError::OutOfMemory(e) => write!(f, "{e}"),
         }
     }
 }

@@ -119,7 +119,7 @@ impl fmt::Display for StateError {
                 "cell {pos} (row {}, column {}) holds `{}`, not one of `.` (unknown), `X` (water), `+` (hit), `#` (sunk)",
                 pos.row,
                 pos.col,
-                ch.escape_debug()
+                crate::render::words::escaped(&ch.to_string())
             ),
             StateError::BlankStart { blank } => {
                 let lines = if *blank == 1 { "line 1 is".to_string() } else { format!("lines 1 to {blank} are") };

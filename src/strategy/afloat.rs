@@ -8,10 +8,11 @@
 //! strategy does not guess (its posterior weighs every possibility).
 
 use crate::game::fleet::Fleet;
+use crate::limits::memory::{self, OutOfMemory};
 use crate::game::position::Position;
+use crate::scan::record::{CellState, ScanRecord};
 use crate::game::rules::Rules;
 use crate::game::ship::Ship;
-use crate::scan::record::{CellState, ScanRecord};
 
 /// The ships not sunk yet, and the cells of the sunk ones.
 #[derive(Debug, Clone, Default)]
@@ -22,42 +23,56 @@ pub struct Afloat {
     left: Vec<usize>,
     /// The size of each kind.
     sizes: Vec<usize>,
-    /// Cells of sunk ships, by row-major index.
-    sunk: Vec<bool>,
+    /// Cells of sunk ships, by row-major index, one bit each (bit `i % 64` of word
+    /// `i / 64`): 1/8 byte a cell.
+    sunk: Vec<u64>,
 }
 
 impl Afloat {
     /// Nothing sunk yet on a `rows` x `cols` bay holding `fleet` (when known).
-    /// Pre: none. Post: every ship afloat.
-    pub fn new(rows: usize, cols: usize, fleet: Option<&Fleet>) -> Afloat {
+    /// Pre: none. Post: every ship afloat; `Err` when the memory for the bay's cells
+    /// (a bit each) cannot be had.
+    pub fn new(rows: usize, cols: usize, fleet: Option<&Fleet>) -> Result<Afloat, OutOfMemory> {
         let (left, sizes) = match fleet {
             Some(f) => {
                 (f.kinds().iter().map(|k| k.count).collect(), f.kinds().iter().map(|k| k.shape.size()).collect())
             }
             None => (Vec::new(), Vec::new()),
         };
-        Afloat { rows, cols, left, sizes, sunk: vec![false; rows * cols] }
+        let sunk = memory::filled(rows.saturating_mul(cols).div_ceil(64), 0u64)?;
+        Ok(Afloat { rows, cols, left, sizes, sunk })
     }
 
     /// What `record`'s sunk answers leave afloat (a strategy taking over mid-game).
     /// Pre: `record` is of a `rows` x `cols` bay under `rules`. Post: every sunk answer
-    /// of the record's log replayed in order.
-    pub fn from_record(record: &ScanRecord, rules: &Rules, fleet: Option<&Fleet>) -> Afloat {
-        let mut afloat = Afloat::new(record.rows(), record.cols(), fleet);
+    /// of the record's log replayed in order; `Err` when the memory cannot be had.
+    pub fn from_record(record: &ScanRecord, rules: &Rules, fleet: Option<&Fleet>) -> Result<Afloat, OutOfMemory> {
+        let mut afloat = Afloat::new(record.rows(), record.cols(), fleet)?;
         if let Some(log) = record.answers() {
-            let rank: std::collections::HashMap<usize, usize> =
-                log.hits.iter().enumerate().map(|(r, &h)| (h as usize, r)).collect();
+            if log.sunk.is_empty() {
+                return Ok(afloat);
+            }
+            // Each hit's rank in the log, sorted by cell for a binary search (grows with
+            // the hits, so it is had fallibly).
+            let mut rank: Vec<(u32, u32)> = Vec::new();
+            memory::reserve(&mut rank, log.hits.len())?;
+            rank.extend(log.hits.iter().enumerate().map(|(r, &h)| (h, r as u32)));
+            rank.sort_unstable();
+            let rank_of = |cell: usize| {
+                let k = rank.partition_point(|&(h, _)| (h as usize) < cell);
+                rank.get(k).filter(|&&(h, _)| h as usize == cell).map(|&(_, r)| r as usize)
+            };
             for event in &log.sunk {
                 // A hit made after this sunk answer cannot be part of the ship it sank.
                 let cell = Position::from_index(event.cell as usize, record.cols());
                 let before = |p: Position| {
                     record.state(p) == CellState::Hit
-                        && rank.get(&p.index(record.cols())).is_some_and(|&r| r <= event.rank as usize)
+                        && rank_of(p.index(record.cols())).is_some_and(|r| r <= event.rank as usize)
                 };
                 afloat.sink(cell, event.kind, rules, fleet, before);
             }
         }
-        afloat
+        Ok(afloat)
     }
 
     /// Records a sunk answer at `cell` (kind named or not): finds the ship it sank among
@@ -99,8 +114,9 @@ impl Afloat {
             *n -= 1;
         }
         for p in ship.cells() {
-            if let Some(s) = self.sunk.get_mut(p.index(self.cols)) {
-                *s = true;
+            let i = p.index(self.cols);
+            if let Some(word) = self.sunk.get_mut(i / 64) {
+                *word |= 1 << (i % 64);
             }
         }
         Some((k, ship))
@@ -109,7 +125,8 @@ impl Afloat {
     /// True when `pos` is a cell of a sunk ship.
     /// Pre: none. Post: false outside the bay.
     pub fn is_sunk(&self, pos: Position) -> bool {
-        pos.row < self.rows && pos.col < self.cols && self.sunk.get(pos.index(self.cols)).copied().unwrap_or(false)
+        let i = pos.index(self.cols);
+        pos.row < self.rows && pos.col < self.cols && self.sunk.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
     /// Ships of kind `kind` not sunk yet.
@@ -133,7 +150,7 @@ mod tests {
     fn named_and_unnamed_sinks() {
         let rules = Rules::preset("classic").unwrap();
         let fleet = rules.fleet().clone();
-        let mut a = Afloat::new(3, 6, Some(&fleet));
+        let mut a = Afloat::new(3, 6, Some(&fleet)).unwrap();
         // A destroyer at (0,0)-(0,1) and the cruiser at (1,0)-(1,2), side by side.
         let hits =
             [Position::new(0, 0), Position::new(0, 1), Position::new(1, 0), Position::new(1, 1), Position::new(1, 2)];
@@ -151,6 +168,6 @@ mod tests {
         // Nothing fits a lone hit (the fleet has no 1-cell ship): no change.
         assert!(a.sink(Position::new(2, 5), None, &rules, Some(&fleet), |p| p == Position::new(2, 5)).is_none());
         assert_eq!(a.sizes().count(), 3);
-        assert!(Afloat::new(2, 2, None).sink(Position::new(0, 0), None, &rules, None, |_| true).is_none());
+        assert!(Afloat::new(2, 2, None).unwrap().sink(Position::new(0, 0), None, &rules, None, |_| true).is_none());
     }
 }

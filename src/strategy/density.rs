@@ -22,16 +22,15 @@
 //! its maximum, so a uniform draw among the tied cells is O(log n) too. `weigh_all`
 //! is the plain recomputation the tests compare it with.
 
-use super::{Hunt, ScanStrategy};
+use super::ScanStrategy;
+use crate::strategy::afloat::Afloat;
 use crate::game::fleet::Fleet;
-use crate::game::position::Position;
-use crate::game::rng::Rng;
-use crate::game::rules::Rules;
-use crate::game::shape::Shape;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::Source;
+use crate::game::position::Position;
 use crate::scan::record::CellState;
-use crate::scan::sonar::Answer;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
 use crate::scan::{Scan, ScanError, Scanner};
 use crate::strategy::afloat::Afloat;
 use std::collections::HashSet;
@@ -39,8 +38,8 @@ use std::collections::HashSet;
 /// How much more a position counts for each unresolved hit it covers.
 pub const HIT_WEIGHT: u64 = 100;
 
-/// Boards larger than this (in cells) are handed to hunt: the totals and their tree
-/// take 16 bytes a cell.
+/// Boards larger than this (in cells) are refused ([`super::too_large`]): the totals
+/// and their tree take 16 bytes a cell, more than the 8 of the memory budget.
 pub const MAX_CELLS: usize = 1 << 22;
 
 /// A position: the kind, the shape (an index into that kind's shapes) and the anchor
@@ -279,13 +278,13 @@ impl ScanStrategy for Density {
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         if rows * cols > MAX_CELLS {
-            return Hunt::new(self.random_ties.unwrap_or(0)).run(scan);
+            return Err(super::too_large(self.name(), rows, cols, scan.rules()));
         }
         self.rng = self.random_ties.map(Rng::new);
         let rules = scan.rules().clone();
         // Without a fleet (play --cells): every straight size from 1 to 5, one each.
         let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
-        let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet));
+        let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
         (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
         self.rebuild(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
@@ -408,7 +407,7 @@ mod tests {
                 let mut scan = Scan::new(&mut sonar, &mut silent);
                 let fleet = board.rules().fleet().clone();
                 let mut d = Density::default();
-                let mut afloat = Afloat::new(rows, cols, Some(&fleet));
+                let mut afloat = Afloat::new(rows, cols, Some(&fleet)).unwrap();
                 (d.rows, d.cols) = (rows, cols);
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
                 d.rebuild(&scan, &afloat, &rules).unwrap();
@@ -461,7 +460,7 @@ mod tests {
                 let fleet = board.rules().fleet().clone();
                 let mut d = Density { rows: 10, cols: 10, ..Density::default() };
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
-                let mut afloat = Afloat::new(10, 10, Some(&fleet));
+                let mut afloat = Afloat::new(10, 10, Some(&fleet)).unwrap();
                 while !scan.is_done() {
                     d.rebuild(&scan, &afloat, &rules).unwrap();
                     let pos = d.best().unwrap();
@@ -515,7 +514,7 @@ mod tests {
             d.rng = Some(Rng::new(g));
             (d.rows, d.cols) = (12, 10);
             d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
-            let afloat = Afloat::new(12, 10, Some(&fleet));
+            let afloat = Afloat::new(12, 10, Some(&fleet)).unwrap();
             d.rebuild(&scan, &afloat, &rules).unwrap();
             while !scan.is_done() {
                 for node in 1..d.leaves {
@@ -561,7 +560,7 @@ mod tests {
             shapes: vec![vec![Shape::straight(3, crate::game::position::Orientation::East)]],
             ..Density::default()
         };
-        let afloat = Afloat::new(1, 5, scan.fleet());
+        let afloat = Afloat::new(1, 5, scan.fleet()).unwrap();
         assert_eq!(d.weigh_all(&scan, &afloat, &Rules::problem_g()).unwrap(), vec![1, 2, 3, 2, 1]);
         d.rebuild(&scan, &afloat, &Rules::problem_g()).unwrap();
         assert_eq!(d.best(), Some(Position::new(0, 2)));

@@ -101,7 +101,8 @@ impl ScanStrategy for Hunt {
         self.stack.clear();
         let rules = scan.rules().clone();
         let fleet = scan.fleet().cloned();
-        let mut afloat = Afloat::from_record(scan.record(), &rules, fleet.as_ref());
+        let mut afloat =
+            Afloat::from_record(scan.record(), &rules, fleet.as_ref()).map_err(|e| scan.out_of_memory(e))?;
         let smallest = |a: &Afloat| a.sizes().min().filter(|&s| s > 1);
         let mut spacing = if self.parity { smallest(&afloat) } else { None };
         while !scan.is_done() {

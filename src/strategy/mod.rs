@@ -75,8 +75,12 @@ pub struct Entry {
     pub supports: fn(&Rules) -> Result<(), String>,
     /// About how many bytes a judge run needs per board cell, board and record
     /// included (measured on 4000x4000 boards by `tests/bench/resources.sh`; the
-    /// figure `not enough memory` quotes). Density plays hunt above its cell limit.
+    /// figure `not enough memory` quotes).
     pub bytes_per_cell: usize,
+    /// The largest board it plays, in cells ([`crate::game::board::MAX_CELLS`], every board,
+    /// for all but density, whose totals and their tree take 16 bytes a cell): a larger
+    /// one is refused ([`too_large`]), never handed to another strategy.
+    pub max_cells: usize,
     /// A fresh strategy whose random choices follow the seed.
     pub make: fn(u64) -> Box<dyn ScanStrategy + Send>,
 }
@@ -109,6 +113,7 @@ fn straight(rules: &Rules) -> Result<(), String> {
 /// Every strategy, in the order help and errors list them.
 pub const STRATEGIES: [Entry; 10] = [
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "linear",
         summary: "row by row, left to right",
         supports: any_rules,
@@ -116,6 +121,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Linear),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "smart",
         summary: "linear; a hit eliminates its diagonals, scans E and S next",
         supports: straight_apart,
@@ -123,6 +129,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Smart::default()),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "prob",
         summary: "the statement's likelihood matrix, a queue of hit neighbours",
         supports: straight_apart,
@@ -130,6 +137,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Probabilistic::default()),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "random",
         summary: "a random order fixed by --seed",
         supports: any_rules,
@@ -137,6 +145,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Random::new(seed)),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "parity",
         summary: "a lattice for the longest ship afloat, then sink what was hit",
         supports: straight,
@@ -144,6 +153,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Parity::default()),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "bayes",
         summary: "the cell most likely a ship, given every answer and the fleet",
         supports: any_rules,
@@ -151,6 +161,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Bayes::new(seed)),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "hunt",
         summary: "DataGenetics' hunt/target: random cells, then a hit's 4 sides",
         supports: any_rules,
@@ -158,6 +169,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Hunt::new(seed)),
     },
     Entry {
+        max_cells: crate::game::board::MAX_CELLS,
         name: "hunt-parity",
         summary: "hunt, hunting on the checkerboard of the smallest ship afloat",
         supports: straight,
@@ -165,6 +177,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Hunt::with_parity(seed)),
     },
     Entry {
+        max_cells: density::MAX_CELLS,
         name: "density",
         summary: "DataGenetics' probability density: slide every ship afloat",
         supports: any_rules,
@@ -172,6 +185,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Density::default()),
     },
     Entry {
+        max_cells: density::MAX_CELLS,
         name: "density-random",
         summary: "density, ties drawn at random (the remote-service solver)",
         supports: any_rules,
@@ -196,6 +210,15 @@ pub const NAMES: [&str; STRATEGIES.len()] = names_of(&STRATEGIES);
 
 /// Bytes a judge run needs whatever the board (program, buffers, stack).
 const BASE_BYTES: usize = 8 << 20;
+
+/// About how many bytes a judge run of strategy `name` needs on a `rows` x `cols`
+/// board: the table's bytes per cell times the cells, plus what any run needs (the
+/// figure `not enough memory` quotes).
+/// Pre: none. Post: the base alone for an unknown name; saturates.
+pub fn need(name: &str, rows: usize, cols: usize) -> usize {
+    let per_cell = STRATEGIES.iter().find(|e| e.name == name).map_or(0, |e| e.bytes_per_cell);
+    rows.saturating_mul(cols).saturating_mul(per_cell).saturating_add(BASE_BYTES)
+}
 
 /// The seed used by seeded strategies when none is given.
 pub const DEFAULT_SEED: u64 = 2021;
@@ -242,6 +265,21 @@ pub fn for_rules(name: &str, seed: u64, rules: &Rules) -> Result<Box<dyn ScanStr
     Ok((entry.make)(seed))
 }
 
+/// The error of strategy `name` asked to play a `rows` x `cols` board larger than its
+/// [`Entry::max_cells`]: the limit, and the strategies that can play this board under
+/// `rules`. Pre: none. Post: one line.
+pub fn too_large(name: &str, rows: usize, cols: usize, rules: &Rules) -> ScanError {
+    let cells = rows.saturating_mul(cols);
+    let max = STRATEGIES.iter().find(|e| e.name == name).map_or(0, |e| e.max_cells);
+    let can: Vec<&str> =
+        STRATEGIES.iter().filter(|e| e.max_cells >= cells && (e.supports)(rules).is_ok()).map(|e| e.name).collect();
+    ScanError::TooLarge(format!(
+        "strategy {name} plays boards of at most {max} cells, and this {rows}x{cols} board has {cells}; \
+         strategies that can play it: {}",
+        can.join(", ")
+    ))
+}
+
 /// The strategies, one per line (`  name   summary`), for help texts.
 /// Pre: none. Post: one line per strategy.
 pub fn help_list() -> String {
@@ -271,10 +309,8 @@ fn solve_in(
     // only then: simulate comes through here millions of times a second).
     let name = strategy.name();
     let short = |e: ScanError| match e {
-        ScanError::OutOfMemory(s) => {
-            let per_cell = STRATEGIES.iter().find(|e| e.name == name).map_or(0, |e| e.bytes_per_cell);
-            let need = rows.saturating_mul(cols).saturating_mul(per_cell).saturating_add(BASE_BYTES);
-            ScanError::OutOfMemory(s.at_least(need))
+        ScanError::OutOfMemory(s) | ScanError::Probe(crate::scan::sonar::ProbeError::OutOfMemory(s)) => {
+            ScanError::OutOfMemory(s.at_least(need(name, rows, cols)))
         }
         e => e,
     };

@@ -188,7 +188,8 @@ impl Parity {
         self.runs.clear();
         self.live.clear();
         self.touch = scan.rules().touch();
-        self.afloat = Afloat::from_record(scan.record(), scan.rules(), scan.fleet());
+        self.afloat =
+            Afloat::from_record(scan.record(), scan.rules(), scan.fleet()).map_err(|e| scan.out_of_memory(e))?;
         // Start from whatever the record already knows (bayes hands over mid-game); a
         // blank record knows nothing, and its grid would cost a byte per cell.
         if scan.record().scans() == 0 {

@@ -72,7 +72,7 @@ fn seconds(d: std::time::Duration) -> String {
 pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     let mut out = String::new();
     let n = checked.cases.len();
-    let _ = writeln!(out, "check: {}", clip(&settings.program.shown(), 73));
+    let _ = writeln!(out, "check: {}", clip(&crate::render::words::escaped(&settings.program.shown()), 73));
     wrap(
         &mut out,
         &format!(

@@ -35,7 +35,7 @@ use crate::scan::sonar::{Answer, ProbeError, Sonar};
 use crate::tools::play::protocol::{parse_reply, read_line, Header, Reply};
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::rc::Rc;
 
 /// What is announced about the ships.
@@ -292,7 +292,7 @@ impl<'a> Interactive<'a> {
 
     /// Asks about `pos` until a valid answer comes (or fails).
     fn ask(&mut self, pos: Position) -> Result<Answer, ProbeError> {
-        let io_error = |e: io::Error| ProbeError::Io(e.to_string());
+        let io_error = ProbeError::of_io;
         loop {
             if self.letters {
                 writeln!(self.output, "? {}", letters(pos)).map_err(io_error)?;
@@ -367,10 +367,8 @@ impl Sonar for Interactive<'_> {
             return Err(ProbeError::Io(format!("contradiction: {why}")));
         }
         if self.answers.is_empty() {
-            self.answers =
-                crate::limits::memory::filled(self.rows.saturating_mul(self.cols), UNASKED).map_err(|e| {
-                    ProbeError::Io(crate::limits::memory::Shortage::of(self.rows, self.cols, e).to_string())
-                })?;
+            self.answers = crate::limits::memory::filled(self.rows.saturating_mul(self.cols), UNASKED)
+                .map_err(|e| ProbeError::OutOfMemory(crate::limits::memory::Shortage::of(self.rows, self.cols, e)))?;
         }
         self.questions += 1;
         let replayed = match self.replay.front() {
@@ -393,7 +391,7 @@ impl Sonar for Interactive<'_> {
             let Some(why) = self.refuse(pos, answer) else { break answer };
             if self.retry && replayed.is_none() {
                 // A person can answer again (or undo an earlier answer).
-                let io_error = |e: io::Error| ProbeError::Io(e.to_string());
+                let io_error = ProbeError::of_io;
                 writeln!(self.notes, "that answer is impossible: {why}; answer again, or undo").map_err(io_error)?;
                 continue;
             }
@@ -422,7 +420,7 @@ impl Sonar for Interactive<'_> {
             };
         }
         crate::limits::memory::push(&mut self.log, i as u32)
-            .map_err(|e| ProbeError::Io(crate::limits::memory::Shortage::of(self.rows, self.cols, e).to_string()))?;
+            .map_err(|e| ProbeError::OutOfMemory(crate::limits::memory::Shortage::of(self.rows, self.cols, e)))?;
         Ok(answer)
     }
 }

@@ -241,15 +241,26 @@ pub fn parse_probe(line: &[u8]) -> Result<Position, String> {
     }
 }
 
+/// How many bytes of a line longer than [`MAX_LINE`] are read and dropped, at most,
+/// looking for its end: past them the line is given up as too long where it stands
+/// (an endless line, `< /dev/zero`, costs a bounded time, not a hang).
+pub const MAX_DROPPED: usize = 1 << 20;
+
 /// Reads one line of at most [`MAX_LINE`] bytes (the rest of a longer line is read and
-/// dropped). `Ok(None)` at the end of input; `Ok(Some((bytes, too_long)))` otherwise,
-/// without the `\n` (nor a `\r` before it).
-/// Pre: none. Post: consumes the line and its end.
+/// dropped, up to [`MAX_DROPPED`] bytes). `Ok(None)` at the end of input;
+/// `Ok(Some((bytes, too_long)))` otherwise, without the `\n` (nor a `\r` before it).
+/// Pre: none. Post: consumes the line and its end, or [`MAX_LINE`] + [`MAX_DROPPED`]
+/// bytes of a line without an end in reach (then `too_long`).
 pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>> {
     let mut line = Vec::new();
     let mut too_long = false;
     let mut any = false;
+    let mut read = 0usize;
     loop {
+        if read > MAX_LINE + MAX_DROPPED {
+            line.truncate(MAX_LINE);
+            return Ok(Some((line, true)));
+        }
         let chunk = match input.fill_buf() {
             Ok(c) => c,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -270,6 +281,7 @@ pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>>
         line.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
         too_long |= take > room;
         input.consume(if done { take + 1 } else { take });
+        read = read.saturating_add(take);
         if done {
             if line.last() == Some(&b'\r') {
                 line.pop();
