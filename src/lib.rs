@@ -40,6 +40,7 @@ pub mod rng;
 pub mod rules;
 pub mod runs;
 pub mod scan;
+pub mod serve;
 pub mod shape;
 pub mod ship;
 pub mod simulation;
