@@ -10,6 +10,7 @@ pub(crate) mod game;
 mod generate;
 mod judge;
 mod play;
+mod play_url;
 pub(crate) mod referee;
 mod serve;
 mod simulate;
