@@ -82,8 +82,13 @@ impl Driver {
     }
 
     fn click(&mut self, css: &str) {
-        let v = self.call("POST", "/element", Some(&format!("{{\"using\": \"css selector\", \"value\": {}}}", json::string(css))));
-        let id = v.get(ELEMENT).and_then(Value::as_str).unwrap_or_else(|| panic!("no element {css}: {v:?}")).to_string();
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(&format!("{{\"using\": \"css selector\", \"value\": {}}}", json::string(css))),
+        );
+        let id =
+            v.get(ELEMENT).and_then(Value::as_str).unwrap_or_else(|| panic!("no element {css}: {v:?}")).to_string();
         self.call("POST", &format!("/element/{id}/click"), Some("{}"));
     }
 
@@ -192,8 +197,13 @@ fn the_page_in_a_real_browser() {
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let cli = parse(&String::from_utf8_lossy(&out.stdout));
-    let probability: Vec<Value> =
-        cli.get("probability").and_then(Value::as_array).unwrap().iter().flat_map(|row| row.as_array().unwrap().to_vec()).collect();
+    let probability: Vec<Value> = cli
+        .get("probability")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().to_vec())
+        .collect();
     let cells = shown.get("cells").and_then(Value::as_array).unwrap();
     assert_eq!(cells.len(), 100);
     let mut compared = 0;
@@ -202,7 +212,13 @@ fn the_page_in_a_real_browser() {
         match (number(&cell[0]), number(p)) {
             (Some(shown), Some(want)) => {
                 assert_eq!(shown, want, "cell {i}");
-                let pct = if want >= 1.0 { 100.0 } else if want <= 0.0 { 0.0 } else { (want * 100.0).round().clamp(1.0, 99.0) };
+                let pct = if want >= 1.0 {
+                    100.0
+                } else if want <= 0.0 {
+                    0.0
+                } else {
+                    (want * 100.0).round().clamp(1.0, 99.0)
+                };
                 assert_eq!(cell[1].as_str(), Some(format!("{pct}").as_str()), "cell {i}");
                 compared += 1;
             }
@@ -214,7 +230,12 @@ fn the_page_in_a_real_browser() {
     let suggest = cli.get("suggest").and_then(Value::as_array).unwrap();
     let (sr, sc) = (suggest[0].as_u64().unwrap(), suggest[1].as_u64().unwrap());
     assert_eq!(shown.get("suggest").and_then(Value::as_str), Some(format!("({sr},{sc})").as_str()));
-    let marked: Vec<usize> = cells.iter().enumerate().filter(|(_, c)| c.as_array().unwrap()[2] == Value::Bool(true)).map(|(i, _)| i).collect();
+    let marked: Vec<usize> = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.as_array().unwrap()[2] == Value::Bool(true))
+        .map(|(i, _)| i)
+        .collect();
     assert_eq!(marked, vec![(sr * 10 + sc) as usize]);
     d.screenshot("helper.png");
     // Undo takes the sunk ship back.

@@ -114,7 +114,9 @@ fn the_oldest_game_is_evicted_past_the_cap() {
     }
     assert_eq!(h.state().store.len(), 3);
     assert_eq!(h.state().store.evicted(), 1);
-    let probe = |c: &mut Client, t: &str| c.send("POST", &format!("/api/games/{t}/probe"), Some("{\"r\": 0, \"c\": 0}")).unwrap();
+    let probe = |c: &mut Client, t: &str| {
+        c.send("POST", &format!("/api/games/{t}/probe"), Some("{\"r\": 0, \"c\": 0}")).unwrap()
+    };
     let first = probe(&mut c, &tokens[0]);
     assert_eq!(first.status, 404, "{}", first.body);
     assert!(first.body.contains("evicted"), "{}", first.body);
@@ -220,7 +222,9 @@ fn the_trace_has_every_step_and_what_the_strategy_weighed() {
         assert_eq!(v.to_string(), judge, "one step per scan");
         assert_eq!(r.body.matches(&format!("\"weights\": {{\"name\": \"{weights}\"")).count(), v, "{strategy}");
     }
-    let r = c.send("GET", "/api/trace?strategy=linear&rules=classic&ships=0,0,5,E;2,0,4,E;4,0,3,E;6,0,3,E;8,0,2,E", None).unwrap();
+    let r = c
+        .send("GET", "/api/trace?strategy=linear&rules=classic&ships=0,0,5,E;2,0,4,E;4,0,3,E;6,0,3,E;8,0,2,E", None)
+        .unwrap();
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.body.contains("\"weights\": null"));
     let r = c.send("GET", "/api/trace?strategy=linear&rules=classic&ships=0,0,5,E;0,0,4,E", None).unwrap();
@@ -259,7 +263,11 @@ fn the_exec_service_is_played_by_play_url() {
     // A service that is not there: one error line.
     let out = common::run(&["play", "--url", "http://127.0.0.1:1/exec"], b"");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: play: "), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: play: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stdout.is_empty());
     h.stop();
 }
@@ -268,7 +276,8 @@ fn the_exec_service_is_played_by_play_url() {
 fn the_command_prints_its_address_and_warns_off_loopback() {
     use std::io::BufRead;
     use std::process::{Command, Stdio};
-    for (args, warns) in [(&["serve", "--port", "0"][..], false), (&["serve", "--port", "0", "--bind", "0.0.0.0"][..], true)]
+    for (args, warns) in
+        [(&["serve", "--port", "0"][..], false), (&["serve", "--port", "0", "--bind", "0.0.0.0"][..], true)]
     {
         let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
             .args(args)
@@ -290,5 +299,9 @@ fn the_command_prints_its_address_and_warns_off_loopback() {
     }
     let out = common::run(&["serve", "--bind", "localhost"], b"");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: serve: --bind"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: serve: --bind"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

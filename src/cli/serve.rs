@@ -10,9 +10,13 @@ use std::time::Duration;
 
 const FLAGS: &[Flag] = &[
     Flag::value("--port", "N", "the port (0: any free port, printed)").default("8080"),
-    Flag::value("--bind", "ADDR", "the address to listen on; anything but a loopback\naddress lets other machines in (a warning says so)")
-        .default("127.0.0.1"),
-    Flag::value("--workers", "N", "worker threads (each serves one connection at a time)").default("16"),
+    Flag::value(
+        "--bind",
+        "ADDR",
+        "the address to listen on; anything but a loopback\naddress lets other machines in (a warning says so)",
+    )
+    .default("127.0.0.1"),
+    Flag::value("--workers", "N", "worker threads (each serves one connection at a time)").default("64"),
     Flag::value("--max-games", "N", "games kept at most (the oldest is evicted)").default("10000"),
     Flag::value("--idle", "SECONDS", "close a connection idle this long").default("5"),
 ];
@@ -61,8 +65,9 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let port: usize = flags.get_or("--port", 8080)?;
     let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
     let bind = flags.text("--bind").unwrap_or("127.0.0.1");
-    let ip: IpAddr = bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
-    let workers: usize = flags.get_or("--workers", 16)?;
+    let ip: IpAddr =
+        bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
+    let workers: usize = flags.get_or("--workers", 64)?;
     let max_games: usize = flags.get_or("--max-games", 10_000)?;
     let idle: u64 = flags.get_or("--idle", 5)?;
     if !(1..=1024).contains(&workers) || max_games == 0 || !(1..=3600).contains(&idle) {

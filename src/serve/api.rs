@@ -379,7 +379,8 @@ fn trace(req: &Request) -> Response {
             return Err(Response::error(413, &format!("the bay has more than {MAX_CELLS} cells")));
         }
         let seed: u64 = seed.parse().map_err(|_| Response::error(400, "`seed` must be a whole number"))?;
-        let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| Response::error(400, &e.to_string()))?;
+        let mut strategy =
+            strategy::for_rules(name, seed, board.rules()).map_err(|e| Response::error(400, &e.to_string()))?;
         let mut out = Vec::new();
         let options = TraceOptions { json: true, ..TraceOptions::for_strategy(name, false) };
         let mut watch = Watch {
@@ -492,7 +493,9 @@ fn exec(state: &State, req: &Request) -> Response {
                     }
                     Ok(if board.is_ship(p) { "1" } else { "0" }.to_string())
                 }
-                (_, Some(p)) => Err(Response::error(422, &format!("{p} is outside the {}x{} sea", board.rows(), board.cols()))),
+                (_, Some(p)) => {
+                    Err(Response::error(422, &format!("{p} is outside the {}x{} sea", board.rows(), board.cols())))
+                }
                 _ => Err(Response::error(400, "a bad method")),
             }
         });

@@ -4,8 +4,9 @@
 //! One thread accepts connections and hands them to a fixed pool of workers through a
 //! bounded queue (a full queue answers 503 at once). A worker serves one connection at
 //! a time: requests are read under caps ([`http::Limits`]), a connection idle past the
-//! idle timeout is closed, and a kept-alive connection is closed after its response
-//! when other connections are waiting, so that a few clients cannot hold every worker.
+//! idle timeout is closed, and a kept-alive connection is closed after every 8th
+//! response while other connections are waiting, so that a few clients cannot hold
+//! every worker.
 
 pub mod api;
 pub mod client;
@@ -46,7 +47,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            workers: 16,
+            workers: 64,
             queue: 1024,
             idle: Duration::from_secs(5),
             limits: http::Limits::default(),
@@ -178,6 +179,11 @@ fn work(state: &State, receive: &Mutex<Receiver<TcpStream>>) {
     }
 }
 
+/// A kept-alive connection gives its worker up (is closed after a response) every this
+/// many requests while other connections wait: often enough to be fair, rarely enough
+/// that clients do not spend their time reconnecting.
+const YIELD_EVERY: usize = 8;
+
 /// Serves the requests of one connection.
 fn serve_connection(state: &State, stream: TcpStream) {
     let config = &state.config;
@@ -199,7 +205,7 @@ fn serve_connection(state: &State, stream: TcpStream) {
         let keep = request.keep_alive
             && served < config.max_requests
             && !state.stop.load(Ordering::SeqCst)
-            && state.queued.load(Ordering::SeqCst) == 0;
+            && (served % YIELD_EVERY != 0 || state.queued.load(Ordering::SeqCst) == 0);
         let head = request.method == "HEAD";
         if http::write_response(&mut out, &response, keep, head).is_err() || !keep {
             let _ = out.flush();
