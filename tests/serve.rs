@@ -112,8 +112,7 @@ fn the_oldest_game_is_evicted_past_the_cap() {
         assert_eq!(token.len(), 32);
         tokens.push(token);
     }
-    assert_eq!(h.state().store.len(), 3);
-    assert_eq!(h.state().store.evicted(), 1);
+    assert_eq!(h.games(), (3, 1));
     let probe = |c: &mut Client, t: &str| {
         c.send("POST", &format!("/api/games/{t}/probe"), Some("{\"r\": 0, \"c\": 0}")).unwrap()
     };

@@ -29,7 +29,7 @@ const PAGE_JS: &str = include_str!("page.js");
 const PAGE_CSS: &str = include_str!("page.css");
 
 /// The largest bay `/api/advise` and `/api/trace` accept, in cells.
-pub const MAX_CELLS: usize = 2_500;
+pub(crate) const MAX_CELLS: usize = 2_500;
 
 /// What the page may load: itself only (no request leaves the machine).
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
@@ -37,7 +37,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; conn
 
 /// Answers one request.
 /// Pre: none. Post: a response for every request (errors as JSON with their status).
-pub fn route(state: &State, req: &Request) -> Response {
+pub(crate) fn route(state: &State, req: &Request) -> Response {
     let method = req.method.as_str();
     let get = method == "GET" || method == "HEAD";
     let path = req.path.as_str();

@@ -15,19 +15,19 @@ pub const MAX_BODY: usize = 16 << 20;
 
 /// An `http://HOST:PORT/PATH?QUERY` address, split.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Url {
+pub(crate) struct Url {
     /// `HOST:PORT` (port 80 when none was written).
-    pub host: String,
+    pub(crate) host: String,
     /// The path (from `/`).
-    pub path: String,
+    pub(crate) path: String,
     /// What follows `?` (empty when none).
-    pub query: String,
+    pub(crate) query: String,
 }
 
 impl Url {
     /// Splits `text`.
     /// Pre: none. Post: `Err` saying why for anything but `http://HOST[:PORT][/PATH][?QUERY]`.
-    pub fn parse(text: &str) -> Result<Url, String> {
+    pub(crate) fn parse(text: &str) -> Result<Url, String> {
         let Some(rest) = text.strip_prefix("http://") else {
             return Err(format!("`{text}` is not an http:// address (https is not supported)"));
         };
@@ -183,7 +183,7 @@ fn read_reply(reader: &mut BufReader<TcpStream>) -> Result<(Reply, bool), (io::E
 /// The remote-service seed's API as a sonar: the sea's size from `GetRowCount` and
 /// `GetColumnCount`, every probe a `GetCellAt` answering `0` or `1`.
 #[derive(Debug)]
-pub struct ExecSonar {
+pub(crate) struct ExecSonar {
     client: Client,
     path: String,
     token: String,
@@ -197,7 +197,7 @@ impl ExecSonar {
     /// `GetToken`), and asks the sea's size. The fleet is that of `rules`, whose
     /// announcements are dropped (the service answers 0 or 1).
     /// Pre: none. Post: `Err` saying what failed.
-    pub fn connect(url: &Url, rules: &Rules) -> Result<ExecSonar, String> {
+    pub(crate) fn connect(url: &Url, rules: &Rules) -> Result<ExecSonar, String> {
         let mut client = Client::new(&url.host);
         let pairs = super::http::query_pairs(&url.query)?;
         let mut token = pairs.iter().find(|(k, _)| k == "token").map(|(_, v)| v.clone()).unwrap_or_default();
@@ -220,7 +220,7 @@ impl ExecSonar {
     }
 
     /// The token played.
-    pub fn token(&self) -> &str {
+    pub(crate) fn token(&self) -> &str {
         &self.token
     }
 

@@ -9,20 +9,20 @@ use std::sync::Mutex;
 
 /// A source of random tokens: 16 bytes of `/dev/urandom` each, written as 32 hex digits.
 #[derive(Debug)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     file: Mutex<std::fs::File>,
 }
 
 impl Tokens {
     /// Opens `/dev/urandom`.
     /// Pre: none. Post: `Err` when the system has none.
-    pub fn open() -> io::Result<Tokens> {
+    pub(crate) fn open() -> io::Result<Tokens> {
         Ok(Tokens { file: Mutex::new(std::fs::File::open("/dev/urandom")?) })
     }
 
     /// 16 random bytes.
     /// Pre: none. Post: `Err` when the read fails.
-    pub fn bytes(&self) -> io::Result<[u8; 16]> {
+    pub(crate) fn bytes(&self) -> io::Result<[u8; 16]> {
         let mut out = [0u8; 16];
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.read_exact(&mut out)?;
@@ -31,13 +31,13 @@ impl Tokens {
 
     /// A new token: 128 random bits as 32 lower-case hex digits.
     /// Pre: none. Post: `Err` when the read fails.
-    pub fn token(&self) -> io::Result<String> {
+    pub(crate) fn token(&self) -> io::Result<String> {
         Ok(self.bytes()?.iter().map(|b| format!("{b:02x}")).collect())
     }
 
     /// A random 64-bit seed.
     /// Pre: none. Post: `Err` when the read fails.
-    pub fn seed(&self) -> io::Result<u64> {
+    pub(crate) fn seed(&self) -> io::Result<u64> {
         let b = self.bytes()?;
         let mut eight = [0u8; 8];
         eight.copy_from_slice(b.get(..8).unwrap_or(&[0; 8]));
@@ -46,24 +46,24 @@ impl Tokens {
 }
 
 /// True for a string that can be a token (32 hex digits).
-pub fn is_token(text: &str) -> bool {
+pub(crate) fn is_token(text: &str) -> bool {
     text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// One game: the hidden bay and the probes so far.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub(crate) struct Game {
     /// The hidden bay.
-    pub board: Board,
+    pub(crate) board: Board,
     /// What was probed.
-    pub record: ScanRecord,
+    pub(crate) record: ScanRecord,
     /// Cells asked through `/exec` (which may ask a cell again).
-    pub asked: u64,
+    pub(crate) asked: u64,
 }
 
 impl Game {
     /// A new game of `board`.
-    pub fn new(board: Board) -> Game {
+    pub(crate) fn new(board: Board) -> Game {
         let record = ScanRecord::new(board.rows(), board.cols());
         Game { board, record, asked: 0 }
     }
@@ -71,7 +71,7 @@ impl Game {
 
 /// Games by token, at most `cap`; adding past the cap evicts the oldest.
 #[derive(Debug)]
-pub struct Store {
+pub(crate) struct Store {
     inner: Mutex<Inner>,
     cap: usize,
 }
@@ -85,7 +85,7 @@ struct Inner {
 
 impl Store {
     /// An empty store of at most `cap` games (at least 1).
-    pub fn new(cap: usize) -> Store {
+    pub(crate) fn new(cap: usize) -> Store {
         Store { inner: Mutex::new(Inner::default()), cap: cap.max(1) }
     }
 
@@ -95,7 +95,7 @@ impl Store {
 
     /// Keeps `game` under `token`, evicting the oldest games past the cap.
     /// Pre: `token` is new. Post: `len() <= cap`.
-    pub fn insert(&self, token: String, game: Game) {
+    pub(crate) fn insert(&self, token: String, game: Game) {
         let mut inner = self.lock();
         while inner.games.len() >= self.cap {
             let Some(old) = inner.order.pop_front() else { break };
@@ -109,23 +109,18 @@ impl Store {
 
     /// Runs `f` on the game of `token`.
     /// Pre: none. Post: `None` when there is no such game (never made, or evicted).
-    pub fn with<T>(&self, token: &str, f: impl FnOnce(&mut Game) -> T) -> Option<T> {
+    pub(crate) fn with<T>(&self, token: &str, f: impl FnOnce(&mut Game) -> T) -> Option<T> {
         let mut inner = self.lock();
         inner.games.get_mut(token).map(f)
     }
 
     /// Number of games kept.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lock().games.len()
     }
 
-    /// True when no game is kept.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Number of games evicted so far.
-    pub fn evicted(&self) -> u64 {
+    pub(crate) fn evicted(&self) -> u64 {
         self.lock().evicted
     }
 }

@@ -11,11 +11,11 @@ pub struct Limits {
     /// The longest request line, in bytes (414 past it).
     pub line: usize,
     /// The most bytes of header lines, all together (431 past it).
-    pub headers: usize,
+    pub(crate) headers: usize,
     /// The most header lines (431 past it).
     pub header_count: usize,
     /// The longest body, in bytes (413 past it).
-    pub body: usize,
+    pub(crate) body: usize,
     /// The longest a whole request may take to arrive once its first byte has (408).
     pub request_time: Duration,
 }
@@ -34,32 +34,24 @@ impl Default for Limits {
 
 /// A request as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Request {
+pub(crate) struct Request {
     /// `GET`, `POST`, ...
-    pub method: String,
+    pub(crate) method: String,
     /// The path, before any `?`, not decoded.
-    pub path: String,
+    pub(crate) path: String,
     /// What follows `?` (empty when none), not decoded.
-    pub query: String,
+    pub(crate) query: String,
     /// Header names (lower case) and values (trimmed), in order.
-    pub headers: Vec<(String, String)>,
+    pub(crate) headers: Vec<(String, String)>,
     /// The body (`Content-Length` bytes).
-    pub body: Vec<u8>,
+    pub(crate) body: Vec<u8>,
     /// True when the client keeps the connection open after the response.
-    pub keep_alive: bool,
-}
-
-impl Request {
-    /// The value of header `name` (lower case), if present.
-    /// Pre: none. Post: the first such header's value.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-    }
+    pub(crate) keep_alive: bool,
 }
 
 /// Why no request was read.
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The connection ended, or stayed idle past the timeout, before a request began:
     /// close it without a word.
     Closed,
@@ -131,7 +123,7 @@ fn read_line(
 /// connection ended or idled before a request; `Err(Refuse(..))` past a cap (414 request
 /// line, 431 headers, 413 body), for a malformed request (400), a chunked body (501), or
 /// a request that took longer than `limits.request_time` (408).
-pub fn read_request(input: &mut dyn BufRead, limits: &Limits) -> Result<Request, ReadError> {
+pub(crate) fn read_request(input: &mut dyn BufRead, limits: &Limits) -> Result<Request, ReadError> {
     // Blank lines before a request are allowed (RFC 9112 section 2.2).
     let mut line;
     let mut deadline = None;
@@ -222,7 +214,7 @@ pub fn read_request(input: &mut dyn BufRead, limits: &Limits) -> Result<Request,
 }
 
 /// At most 40 characters of `text`, control characters escaped (for messages).
-pub fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     let mut out: String = text.chars().take(40).flat_map(char::escape_default).collect();
     if text.chars().count() > 40 {
         out.push_str("...");
@@ -232,25 +224,25 @@ pub fn shown(text: &str) -> String {
 
 /// A response.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Response {
+pub(crate) struct Response {
     /// The status code.
-    pub status: u16,
+    pub(crate) status: u16,
     /// The media type of the body.
-    pub content_type: &'static str,
+    pub(crate) content_type: &'static str,
     /// The body.
-    pub body: Vec<u8>,
+    pub(crate) body: Vec<u8>,
     /// Extra headers (name, value).
-    pub extra: Vec<(&'static str, String)>,
+    pub(crate) extra: Vec<(&'static str, String)>,
 }
 
 impl Response {
     /// A JSON response.
-    pub fn json(status: u16, body: String) -> Response {
+    pub(crate) fn json(status: u16, body: String) -> Response {
         Response { status, content_type: "application/json", body: body.into_bytes(), extra: Vec::new() }
     }
 
     /// A JSON error: `{"error": {"status": N, "message": "..."}}`.
-    pub fn error(status: u16, message: &str) -> Response {
+    pub(crate) fn error(status: u16, message: &str) -> Response {
         Response::json(
             status,
             format!("{{\"error\": {{\"status\": {status}, \"message\": {}}}}}\n", crate::json::string(message)),
@@ -258,13 +250,13 @@ impl Response {
     }
 
     /// A plain text response.
-    pub fn text(status: u16, body: String) -> Response {
+    pub(crate) fn text(status: u16, body: String) -> Response {
         Response { status, content_type: "text/plain; charset=utf-8", body: body.into_bytes(), extra: Vec::new() }
     }
 }
 
 /// The reason phrase of `status`.
-pub fn reason(status: u16) -> &'static str {
+pub(crate) fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         201 => "Created",
@@ -291,7 +283,7 @@ pub fn reason(status: u16) -> &'static str {
 /// Writes `response`; `keep_alive` false adds `Connection: close`. `head` writes the
 /// headers only.
 /// Pre: none. Post: the whole response written and flushed, or the error.
-pub fn write_response(out: &mut dyn Write, response: &Response, keep_alive: bool, head: bool) -> io::Result<()> {
+pub(crate) fn write_response(out: &mut dyn Write, response: &Response, keep_alive: bool, head: bool) -> io::Result<()> {
     let mut text = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n\
          X-Content-Type-Options: nosniff\r\nConnection: {}\r\n",
@@ -318,7 +310,7 @@ pub fn write_response(out: &mut dyn Write, response: &Response, keep_alive: bool
 
 /// Decodes `%XX` and `+` in a query part.
 /// Pre: none. Post: `None` for a bad escape or text that is not UTF-8.
-pub fn decode(part: &str) -> Option<String> {
+pub(crate) fn decode(part: &str) -> Option<String> {
     let bytes = part.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -339,7 +331,7 @@ pub fn decode(part: &str) -> Option<String> {
 
 /// The query's `name=value` pairs, decoded.
 /// Pre: none. Post: `Err` naming the first pair that does not decode.
-pub fn query_pairs(query: &str) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn query_pairs(query: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
@@ -371,7 +363,7 @@ mod tests {
         let r = read("POST /api/advise?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET").unwrap();
         assert_eq!((r.method.as_str(), r.path.as_str(), r.query.as_str()), ("POST", "/api/advise", "x=1"));
         assert_eq!(r.body, b"abc");
-        assert_eq!(r.header("host"), Some("a"));
+        assert_eq!(r.headers[0], ("host".to_string(), "a".to_string()));
         assert!(r.keep_alive);
         assert!(!read("GET / HTTP/1.0\r\n\r\n").unwrap().keep_alive);
         assert!(!read("GET / HTTP/1.1\r\nConnection: close\r\n\r\n").unwrap().keep_alive);

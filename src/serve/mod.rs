@@ -8,9 +8,9 @@
 //! response while other connections are waiting, so that a few clients cannot hold
 //! every worker.
 
-pub mod api;
+pub(crate) mod api;
 pub mod client;
-pub mod games;
+pub(crate) mod games;
 pub mod http;
 
 use crate::rules::Rules;
@@ -60,15 +60,15 @@ impl Default for Config {
 
 /// What the workers share.
 #[derive(Debug)]
-pub struct State {
+pub(crate) struct State {
     /// The configuration.
-    pub config: Config,
+    pub(crate) config: Config,
     /// The games.
-    pub store: games::Store,
+    pub(crate) store: games::Store,
     /// The source of tokens and seeds.
-    pub tokens: games::Tokens,
+    pub(crate) tokens: games::Tokens,
     /// The rules of `/exec`'s games.
-    pub exec_rules: Rules,
+    pub(crate) exec_rules: Rules,
     /// Connections waiting for a worker.
     queued: AtomicUsize,
     /// Set when the server stops.
@@ -135,9 +135,9 @@ impl Handle {
         self.addr
     }
 
-    /// The shared state (games kept, ...).
-    pub fn state(&self) -> &State {
-        &self.state
+    /// The games kept now, and how many were evicted so far.
+    pub fn games(&self) -> (usize, u64) {
+        (self.state.store.len(), self.state.store.evicted())
     }
 
     /// Serves until the process ends (Ctrl-C).
