@@ -246,6 +246,17 @@ fn the_page_in_a_real_browser() {
     d.click("#tab-play");
     d.click("#p-random");
     d.wait_text("p-msg", |t| t.contains("fleet is placed"));
+    // Then by hand: a ship that would touch is refused, then five ships running east.
+    d.click("#p-manual");
+    d.click("#p-mine-0-1");
+    d.click("#p-mine-0-3");
+    assert!(d.text("p-msg").contains("overlap"), "{}", d.text("p-msg"));
+    for (r, c) in [(2, 0), (4, 2), (6, 5), (9, 0)] {
+        d.click(&format!("#p-mine-{r}-{c}"));
+    }
+    d.wait_text("p-msg", |t| t.contains("fleet is placed"));
+    let ships = d.run("return document.querySelectorAll('#p-mine .cell.ship').length;");
+    assert_eq!(ships.as_u64(), Some(17));
     d.click("#p-start");
     d.wait_text("p-msg", |t| t.starts_with("Your turn"));
     let mut probes = 0;
