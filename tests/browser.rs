@@ -241,6 +241,19 @@ fn the_page_in_a_real_browser() {
     // Undo takes the sunk ship back.
     d.click("#h-undo");
     d.wait_text("h-sunk", |t| t == "none");
+    // A fleet typed in: the suggestion is still advise's.
+    d.run("const f = document.getElementById('h-fleet'); f.value = '4,3,2'; f.dispatchEvent(new Event('change'));");
+    d.wait_text("status", |t| t == "advised #8");
+    let text = d.run("return document.getElementById('h-text').value;");
+    let out = common::run(
+        &["advise", "--format", "json", "--rules", "classic", "--fleet", "4,3,2", "--strategy", "bayes"],
+        text.as_str().unwrap().as_bytes(),
+    );
+    let cli = parse(&String::from_utf8_lossy(&out.stdout));
+    let s = cli.get("suggest").and_then(Value::as_array).unwrap();
+    let want = format!("({},{})", s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
+    assert_eq!(d.text("h-suggest"), want);
+    assert!(d.text("h-cmd").contains("--fleet 4,3,2"), "{}", d.text("h-cmd"));
 
     // Play: a random fleet, then probe the computer's bay row by row to the end.
     d.click("#tab-play");

@@ -89,7 +89,7 @@ function paintCell(d, cls, value, t, title) {
 }
 
 // --- Helper -------------------------------------------------------------------------
-const H = { rules: "classic", rows: 10, cols: 10, cells: [], sunk: [], past: [], future: [],
+const H = { rules: "classic", rows: 10, cols: 10, fleet: "", cells: [], sunk: [], past: [], future: [],
             mode: "cycle", sel: [], seq: 0, advice: null, els: [] };
 
 function hSnapshot() { return JSON.stringify({ cells: H.cells, sunk: H.sunk }); }
@@ -124,8 +124,14 @@ function hClick(r, c) {
   hChange(() => { H.cells[i] = next; });
 }
 
+// The ships: the preset's, or the sizes typed in the fleet box (named by size).
+function hShips() {
+  if (!H.fleet) return preset(H.rules).rules.ships;
+  return H.fleet.split(",").map((x) => Number(x.trim())).sort((a, b) => b - a).map((n, k) => ({ name: "ship " + (k + 1) + " (" + n + ")", size: n }));
+}
+
 function hAfloat() {
-  const left = preset(H.rules).rules.ships.map((s) => ({ ...s }));
+  const left = hShips().map((s) => ({ ...s }));
   for (const s of H.sunk) {
     const k = left.findIndex((x) => x.name === s.name);
     if (k >= 0) left.splice(k, 1);
@@ -151,11 +157,12 @@ function hUpdate() {
   $("h-undo").disabled = H.past.length === 0; $("h-redo").disabled = H.future.length === 0;
   const strat = $("h-strategy").value;
   const afloat = H.sunk.length ? hAfloat().map((s) => s.size) : null;
-  let cmd = "spot-the-ships advise --rules " + H.rules + " --strategy " + strat;
+  let cmd = "spot-the-ships advise --rules " + H.rules + (H.fleet ? " --fleet " + H.fleet : "") + " --strategy " + strat;
   if (afloat) cmd += " --afloat " + afloat.join(",");
   $("h-cmd").textContent = cmd + " --format json";
   H.advice = null; hRender();
   const body = { state: hText(), rules: H.rules, strategy: strat };
+  if (H.fleet) body.fleet = H.fleet;
   if (afloat) {
     if (afloat.length === 0) { $("h-info").textContent = "every ship is sunk"; $("h-error").textContent = ""; return; }
     body.afloat = afloat.join(",");
@@ -455,6 +462,11 @@ async function init() {
   fillRules($("h-rules"), "classic"); fillRules($("p-rules"), "classic"); fillRules($("w-rules"), "classic");
   fillStrategies($("p-strategy"), "density"); fillStrategies($("w-strategy"), "density");
   $("h-rules").addEventListener("change", (e) => hSetRules(e.target.value));
+  $("h-fleet").addEventListener("change", (e) => {
+    const text = e.target.value.replace(/\s+/g, "");
+    if (text && !/^[1-5](,[1-5])*$/.test(text)) { $("h-error").textContent = "the fleet is ship sizes from 1 to 5, e.g. 5,4,3,3,2"; return; }
+    H.fleet = text; H.sunk = []; for (let i = 0; i < H.cells.length; i++) if (H.cells[i] === "#") H.cells[i] = "."; hUpdate();
+  });
   $("h-strategy").addEventListener("change", () => hUpdate());
   $("h-mode-cycle").addEventListener("click", () => { H.mode = "cycle"; H.sel = []; $("h-mode-cycle").classList.add("active"); $("h-mode-sunk").classList.remove("active"); $("h-sunkbar").classList.add("hidden"); hRender(); });
   $("h-mode-sunk").addEventListener("click", () => { H.mode = "sunk"; $("h-mode-sunk").classList.add("active"); $("h-mode-cycle").classList.remove("active"); $("h-sunkbar").classList.remove("hidden"); });
