@@ -291,8 +291,16 @@ fn the_command_prints_its_address_and_warns_off_loopback() {
         assert_ne!(port, 0);
         let mut c = Client::new(&format!("127.0.0.1:{port}"));
         assert_eq!(c.send("GET", "/api/rules", None).unwrap().status, 200);
-        child.kill().unwrap();
+        // Ctrl-C (SIGINT) stops it.
+        let pid = child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(5), "serve did not stop on SIGINT");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let out = child.wait_with_output().unwrap();
+        assert!(!out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.starts_with("warning: listening on 0.0.0.0"), warns, "{err}");
     }
