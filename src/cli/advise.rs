@@ -99,42 +99,69 @@ enum Mode {
 /// Pre: none. Post: on `Ok`, stdout holds the matrix, the suggestion and the certain
 /// cells (or the JSON object); on `Err`, nothing was written.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let rules = game::rules(flags)?;
-    let apart = rules.is_problem_g();
-    let fleet_given = flags.has("--fleet") || flags.has("--fleet-file");
-    let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
-        None if apart && !fleet_given && flags.text("--rules") == Some("problem-g") => Mode::Prob,
-        Some("prob") => Mode::Prob,
-        _ => Mode::Bayes,
-    };
-    if mode == Mode::Prob && !apart {
-        return Err(CliError::Usage(
-            "--strategy prob: the likelihood scores assume straight ships that never touch and answers of hit or miss"
-                .into(),
-        ));
-    }
-    let prior = match flags.choice("--prior", &["uniform", "generator"])? {
-        Some("generator") => Prior::Generator,
-        _ => Prior::Uniform,
-    };
-    let json = flags.choice("--format", &["text", "json"])? == Some("json");
-    let style = Style { json, letters: flags.choice("--coords", &["numbers", "letters"])? == Some("letters") };
-    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+    let request = Request::from_flags(flags)?;
     let grid = {
         let hint = "`spot-the-ships advise --help` for the format";
         let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
         state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
     };
-    let afloat = afloat(flags, &rules, &grid)?;
-    let report = match mode {
-        Mode::Prob => prob_report(&grid, fleet_given.then_some(&afloat), style)?,
-        Mode::Bayes => {
-            Placer::with_rules(grid.rows(), grid.cols(), &rules).check(&afloat)?;
-            bayes_report(&grid, &rules.with_fleet(afloat), prior, seed, style)?
-        }
-    };
+    let report = request.report(flags, &grid)?;
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
+}
+
+/// What `advise`'s flags ask for, read before the grid (bad flags fail first). `serve`'s
+/// `/api/advise` builds the same flags, so that its numbers are the command's.
+pub(crate) struct Request {
+    rules: Rules,
+    fleet_given: bool,
+    mode: Mode,
+    prior: Prior,
+    style: Style,
+    seed: u64,
+}
+
+impl Request {
+    /// Reads the flags (rules, strategy, prior, format, coordinates, seed).
+    /// Pre: none. Post: `Err(Usage)` for a bad flag, or prob under rules it cannot play.
+    pub(crate) fn from_flags(flags: &Parsed) -> Result<Request, CliError> {
+        let rules = game::rules(flags)?;
+        let apart = rules.is_problem_g();
+        let fleet_given = flags.has("--fleet") || flags.has("--fleet-file");
+        let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
+            None if apart && !fleet_given && flags.text("--rules") == Some("problem-g") => Mode::Prob,
+            Some("prob") => Mode::Prob,
+            _ => Mode::Bayes,
+        };
+        if mode == Mode::Prob && !apart {
+            return Err(CliError::Usage(
+                "--strategy prob: the likelihood scores assume straight ships that never touch and answers of hit or miss"
+                    .into(),
+            ));
+        }
+        let prior = match flags.choice("--prior", &["uniform", "generator"])? {
+            Some("generator") => Prior::Generator,
+            _ => Prior::Uniform,
+        };
+        let json = flags.choice("--format", &["text", "json"])? == Some("json");
+        let style = Style { json, letters: flags.choice("--coords", &["numbers", "letters"])? == Some("letters") };
+        let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+        Ok(Request { rules, fleet_given, mode, prior, style, seed })
+    }
+
+    /// The advice for `grid`: the text or JSON object `advise` prints.
+    /// Pre: `flags` are the ones this request was read from. Post: `Err` for a grid the
+    /// rules and fleet make impossible, or one too large for bayes.
+    pub(crate) fn report(&self, flags: &Parsed, grid: &StateGrid) -> Result<String, CliError> {
+        let afloat = afloat(flags, &self.rules, grid)?;
+        match self.mode {
+            Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
+            Mode::Bayes => {
+                Placer::with_rules(grid.rows(), grid.cols(), &self.rules).check(&afloat)?;
+                bayes_report(grid, &self.rules.clone().with_fleet(afloat), self.prior, self.seed, self.style)
+            }
+        }
+    }
 }
 
 /// The ships still afloat: `--afloat`, else the fleet less the sunk ships the `#` cells

@@ -2,16 +2,18 @@
 //! around it. Each command reads its flags and streams, calls the library, and returns
 //! a typed error that `main` prints as one `error: ` line with exit status 2.
 
-mod advise;
+pub(crate) mod advise;
 pub(crate) mod args;
 mod check;
 pub(crate) mod files;
-mod game;
+pub(crate) mod game;
 mod generate;
 mod judge;
 mod layout_search;
 mod play;
-mod referee;
+mod play_url;
+pub(crate) mod referee;
+mod serve;
 mod simulate;
 mod testset;
 mod trace;
@@ -326,13 +328,14 @@ struct Entry {
 }
 
 /// Every command but the judge, in the order the help lists them.
-const COMMANDS: [Entry; 8] = [
+const COMMANDS: [Entry; 9] = [
     Entry { spec: &generate::COMMAND, run: generate::run },
     Entry { spec: &simulate::COMMAND, run: simulate::run },
     Entry { spec: &trace::COMMAND, run: trace::run },
     Entry { spec: &advise::COMMAND, run: advise::run },
     Entry { spec: &play::COMMAND, run: play::run },
     Entry { spec: &referee::COMMAND, run: referee::run },
+    Entry { spec: &serve::COMMAND, run: serve::run },
     Entry { spec: &check::COMMAND, run: check::run },
     Entry { spec: &testset::COMMAND, run: testset::run },
 ];

@@ -105,6 +105,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--coords", "HOW", "numbers: ask `? r c` (from 0); letters: ask `? B7` (rows\nA, B, ..., Z, AA, ...; columns from 1)")
         .default("numbers"),
     super::COLOR_FLAG,
+    Flag::value("--url", "URL", "play the remote-service seed's API instead (serve's\n/exec): http://HOST:PORT/exec[?token=T]; rules: starwars\nunless --rules says otherwise; strategy: density unless\n--strategy says otherwise"),
 ];
 
 /// `play`'s command line.
@@ -165,6 +166,9 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 /// grid; on `Err` (bad flags, bad or missing answers, contradictions) nothing more is
 /// written after the last question.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    if let Some(url) = flags.text("--url") {
+        return super::play_url::run(flags, url, io);
+    }
     let name = flags.text("--strategy").unwrap_or("prob");
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let letters = flags.choice("--coords", &["numbers", "letters"])? == Some("letters");

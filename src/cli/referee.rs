@@ -53,6 +53,14 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 /// Pre: none. Post: on `Ok`, stdout holds the header, one answer per probe and `done N`;
 /// on `Err`, the last line written is the last answer.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let board = board(flags)?;
+    referee(&board, io)
+}
+
+/// The bay `referee`'s flags ask for: a judge input's (`--board`), or the rules' fleet
+/// placed at random from `--seed` (`serve` builds its games with the same flags).
+/// Pre: none. Post: `Err` for bad flags, an unreadable input, or a fleet that does not fit.
+pub(crate) fn board(flags: &Parsed) -> Result<Board, CliError> {
     let rules = game::rules(flags)?;
     let board = match flags.text("--board") {
         Some(path) => {
@@ -81,7 +89,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             Board::with_rules(rows, cols, ships, &rules).map_err(|e| CliError::Invalid(e.to_string()))?
         }
     };
-    referee(&board, io)
+    Ok(board)
 }
 
 /// Plays the referee's side for `board`.

@@ -54,14 +54,14 @@ pub fn rules(rules: &crate::game::rules::Rules) -> String {
 }
 
 /// The most bytes [`parse`] reads.
-pub(crate) const MAX_TEXT: usize = 64 << 20;
+pub const MAX_TEXT: usize = 64 << 20;
 
 /// The deepest nesting of arrays and objects [`parse`] accepts.
-pub(crate) const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// A JSON value as read by [`parse`].
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Value {
+pub enum Value {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -78,7 +78,7 @@ pub(crate) enum Value {
 
 /// A member of an object: its key, its value, and where the value's text lies.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Member {
+pub struct Member {
     /// The key.
     pub key: String,
     /// The value.
@@ -91,7 +91,7 @@ impl Value {
     /// The number as a whole number, when it is one that fits a `u64` (written without
     /// fraction or exponent).
     /// Pre: none. Post: `None` for any other value.
-    pub(crate) fn as_u64(&self) -> Option<u64> {
+    pub fn as_u64(&self) -> Option<u64> {
         match self {
             Value::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok(),
             _ => None,
@@ -100,7 +100,7 @@ impl Value {
 
     /// The string's text.
     /// Pre: none. Post: `None` for any other value.
-    pub(crate) fn as_str(&self) -> Option<&str> {
+    pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
             _ => None,
@@ -109,7 +109,7 @@ impl Value {
 
     /// The array's items.
     /// Pre: none. Post: `None` for any other value.
-    pub(crate) fn as_array(&self) -> Option<&[Value]> {
+    pub fn as_array(&self) -> Option<&[Value]> {
         match self {
             Value::Array(items) => Some(items),
             _ => None,
@@ -118,7 +118,7 @@ impl Value {
 
     /// The object's members.
     /// Pre: none. Post: `None` for any other value.
-    pub(crate) fn as_object(&self) -> Option<&[Member]> {
+    pub fn as_object(&self) -> Option<&[Member]> {
         match self {
             Value::Object(members) => Some(members),
             _ => None,
@@ -127,14 +127,14 @@ impl Value {
 
     /// The value of the object's member `key`.
     /// Pre: none. Post: `None` when this is not an object or has no such member.
-    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_object()?.iter().find(|m| m.key == key).map(|m| &m.value)
     }
 }
 
 /// Why a text is not the JSON [`parse`] accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct JsonError {
+pub struct JsonError {
     /// Line of the problem, from 1.
     pub line: usize,
     /// Column of the problem (in characters), from 1.
@@ -154,7 +154,7 @@ impl std::error::Error for JsonError {}
 /// Reads `text` as one JSON value (surrounding white space allowed).
 /// Pre: none. Post: `Err` at the first byte that breaks RFC 8259, for a text longer than
 /// [`MAX_TEXT`], nesting deeper than [`MAX_DEPTH`], or an object with a repeated key.
-pub(crate) fn parse(text: &str) -> Result<Value, JsonError> {
+pub fn parse(text: &str) -> Result<Value, JsonError> {
     let mut reader = Reader { text, at: 0, depth: 0 };
     if text.len() > MAX_TEXT {
         return Err(reader.error(format!("the text is longer than {MAX_TEXT} bytes")));

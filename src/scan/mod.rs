@@ -375,6 +375,15 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// Shows what the strategy weighs on every cell (row-major): `weights` is called
+    /// only when an observer watches.
+    /// Pre: none. Post: no change to the scan.
+    pub fn show_weights(&mut self, what: &'static str, weights: impl FnOnce() -> Vec<f64>) {
+        if let Some(o) = self.observer.as_mut() {
+            o.weights_read(what, &weights());
+        }
+    }
+
     /// Shows the likelihood matrix the strategy is about to read.
     /// Pre: none. Post: no change to the scan.
     pub fn show_likelihood(&mut self, matrix: &dyn ScoreView) {

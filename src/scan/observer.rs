@@ -76,6 +76,11 @@ pub trait ScanObserver {
     /// The likelihood matrix was read to choose the next probe (prob).
     /// Pre: called before the probe it leads to. Post: none required.
     fn likelihood_read(&mut self, _matrix: &dyn ScoreView) {}
+    /// What the strategy weighs on every cell (row-major) to choose its next probe:
+    /// density's counts of fitting positions, bayes's ship probabilities.
+    /// Pre: called before the probe it leads to, only when someone watches. Post: none
+    /// required.
+    fn weights_read(&mut self, _what: &'static str, _weights: &[f64]) {}
     /// A cell was probed.
     /// Pre: `pos` was unknown. Post: none required.
     fn probed(&mut self, _pos: Position, _source: Source, _answer: Answer) {}

@@ -173,6 +173,9 @@ impl ScanStrategy for Bayes {
             let Some(pos) = Bayes::choose(scan, &post) else {
                 return self.hand_over(scan);
             };
+            scan.show_weights("probability", || {
+                (0..rows * cols).map(|i| post.prob(Position::from_index(i, cols))).collect()
+            });
             scan.probe(pos, Source::Posterior)?;
             Bayes::deduce(scan);
             scan.end_step();

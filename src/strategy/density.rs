@@ -304,6 +304,11 @@ impl ScanStrategy for Density {
             self.covering(pos, &mut spots);
             before.clear();
             before.extend(spots.iter().map(|&s| self.weight(scan, &afloat, &rules, s)));
+            let (leaves, tree) = (self.leaves, &self.tree);
+            scan.show_weights("positions", || {
+                // A leaf holds a cell's total plus one while it is unknown, 0 once known.
+                (0..rows * cols).map(|i| tree.get(leaves + i).map_or(0.0, |&v| v.saturating_sub(1) as f64)).collect()
+            });
             let answer = scan.probe(pos, Source::Density)?;
             self.set(pos.index(cols), 0);
             if let Answer::Sunk(kind) = answer {

@@ -1,8 +1,9 @@
 //! The commands built on the core: simulation and the bot arena, the play protocol,
-//! the tracer, and the grading kit.
+//! the tracer, the grading kit, and the web server (`serve`).
 
 pub(crate) mod grading;
 pub mod play;
 pub(crate) mod reaper;
+pub mod serve;
 pub mod simulate;
 pub mod trace;

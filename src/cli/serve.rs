@@ -1,0 +1,111 @@
+//! `serve`: the page (helper, play, watch), the JSON API and the remote-service seed's
+//! `/exec`, over HTTP on this machine.
+
+use super::args::{Command, Flag, Operands, Parsed};
+use super::game::{self, RULE_FLAGS};
+use super::{CliError, Streams};
+use crate::tools::serve::{self, Config};
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+const FLAGS: &[Flag] = &[
+    Flag::value("--port", "N", "the port (0: any free port, printed)").default("8080"),
+    Flag::value(
+        "--bind",
+        "ADDR",
+        "the address to listen on; anything but a loopback\naddress lets other machines in (a warning says so)",
+    )
+    .default("127.0.0.1"),
+    Flag::value("--workers", "N", "worker threads (each serves one connection at a time)").default("64"),
+    Flag::value("--max-games", "N", "games kept at most (the oldest is evicted)").default("10000"),
+    Flag::value("--idle", "SECONDS", "close a connection idle this long").default("5"),
+];
+
+/// `serve`'s command line.
+pub const COMMAND: Command = Command {
+    name: "serve",
+    summary: "the helper, a game and a strategy's trace in a browser; a JSON API",
+    usage: &["serve [--port N] [--bind ADDR] [--rules NAME] [OPTIONS]"],
+    groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
+    operands: Operands::None,
+    after: "\
+Prints `serving on http://ADDR:PORT/` and serves until Ctrl-C. Open that address
+in a browser: one page (built into the program; it loads nothing from anywhere
+else) with three views: Helper, Play and Watch.
+
+ROUTES (anything else: 404; errors are JSON {\"error\": {\"status\", \"message\"}})
+  GET  /                          the page (and /page.js, /page.css)
+  GET  /api/rules                 the presets and the strategies
+  POST /api/advise                {\"state\": \"ROWS\", \"rules\", \"strategy\", \"afloat\",
+                                  \"prior\", \"seed\", \"touch\", \"sunk\", \"fleet\"} ->
+                                  `advise --format json`'s object
+  POST /api/games                 {\"rules\", \"seed\", \"rows\", \"cols\", ...} -> {\"token\",
+                                  \"rows\", \"cols\", \"ship_cells\", \"rules\"}
+  POST /api/games/TOKEN/probe     {\"r\": R, \"c\": C} -> {\"answer\", \"ship\", \"reply\",
+                                  \"probes\", \"done\"}
+  GET  /api/trace?strategy=S&rules=R&seed=N[&ships=r,c,size,E;...]
+                                  the trace's steps and what the strategy weighed
+  GET  /exec?method=GetToken      the remote-service seed's API: a token; then
+       /exec?token=T&method=GetRowCount|GetColumnCount|GetCellAt&row=R&col=C
+                                  answer a number (0 water, 1 ship); the rules
+                                  are --rules (default here: starwars)
+
+LIMITS
+  request line 8 KiB (414), headers 16 KiB and 64 lines (431), body 1 MiB
+  (413), 10 s for a whole request (408); bays of at most 2,500 cells for advise,
+  games and traces; a full queue of waiting connections answers 503.
+",
+    extra: Some(game::presets_help),
+};
+
+/// Runs `serve`.
+/// Pre: none. Post: serves until the process is stopped; `Err` for bad flags or an
+/// address that cannot be bound.
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let port: usize = flags.get_or("--port", 8080)?;
+    let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
+    let bind = flags.text("--bind").unwrap_or("127.0.0.1");
+    let ip: IpAddr =
+        bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
+    let workers: usize = flags.get_or("--workers", 64)?;
+    let max_games: usize = flags.get_or("--max-games", 10_000)?;
+    let idle: u64 = flags.get_or("--idle", 5)?;
+    if !(1..=1024).contains(&workers) || max_games == 0 || !(1..=3600).contains(&idle) {
+        return Err(CliError::Usage(
+            "--workers takes 1 to 1024, --max-games at least 1, --idle 1 to 3600 seconds".into(),
+        ));
+    }
+    let exec_rules = if flags.has("--rules") {
+        game::rules(flags)?
+    } else {
+        let mut args = vec!["--rules".to_string(), "starwars".to_string()];
+        for f in ["--touch", "--sunk", "--fleet", "--fleet-file", "--rotate"] {
+            if let Some(v) = flags.text(f) {
+                args.extend([f.to_string(), v.to_string()]);
+            }
+        }
+        game::rules(&COMMAND.parse(&args)?)?
+    };
+    if !ip.is_loopback() {
+        writeln!(
+            io.stderr,
+            "warning: listening on {ip}: other machines can reach this server (it has no authentication)"
+        )?;
+    }
+    let config = Config {
+        bind: SocketAddr::new(ip, port),
+        workers,
+        max_games,
+        idle: Duration::from_secs(idle),
+        exec_rules,
+        ..Config::default()
+    };
+    let handle = serve::start(config)
+        .map_err(|e| CliError::Io(super::stream_error(&format!("cannot listen on {ip}:{port}"), e)))?;
+    let addr = handle.addr();
+    let host = if addr.is_ipv6() { format!("[{}]", addr.ip()) } else { addr.ip().to_string() };
+    writeln!(io.stdout, "serving on http://{host}:{}/", addr.port())?;
+    io.stdout.flush()?;
+    handle.wait();
+    Ok(())
+}

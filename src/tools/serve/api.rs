@@ -1,0 +1,509 @@
+//! The routes: the page, the JSON API and the remote-service seed's `/exec`. Every
+//! route is fixed (nothing is served from disk); anything else is a JSON 404.
+//!
+//! The answers reuse the commands: `/api/advise` reads its JSON as `advise`'s flags and
+//! returns `advise --format json`'s object; `/api/games` builds its bay as `referee`
+//! does and answers probes with the referee's words; `/api/trace` runs the tracer and
+//! adds what the strategy weighs at each step.
+
+use super::games::{is_token, Game};
+use super::http::{query_pairs, shown, Request, Response};
+use super::State;
+use crate::game::board::Board;
+use crate::cli::args::Command;
+use crate::cli::CliError;
+use crate::render::json::{self, Value};
+use crate::strategy::likelihood::Likelihood;
+use crate::scan::observer::{ListView, ScanObserver, Source};
+use crate::game::position::Position;
+use crate::scan::record::{CellState, ScanRecord};
+use crate::game::rules::{Rules, PRESETS};
+use crate::game::ship::{Orientation, Ship};
+use crate::scan::sonar::Answer;
+use crate::strategy;
+use crate::tools::trace::{TraceOptions, Tracer};
+
+/// The page, its script and its style, built into the binary.
+const PAGE_HTML: &str = include_str!("page.html");
+const PAGE_JS: &str = include_str!("page.js");
+const PAGE_CSS: &str = include_str!("page.css");
+
+/// The largest bay `/api/advise` and `/api/trace` accept, in cells.
+pub(crate) const MAX_CELLS: usize = 2_500;
+
+/// What the page may load: itself only (no request leaves the machine).
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
+                   base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Answers one request.
+/// Pre: none. Post: a response for every request (errors as JSON with their status).
+pub(crate) fn route(state: &State, req: &Request) -> Response {
+    let method = req.method.as_str();
+    let get = method == "GET" || method == "HEAD";
+    let path = req.path.as_str();
+    let allowed = |ok: bool, allow: &'static str, f: &dyn Fn() -> Response| {
+        if ok {
+            f()
+        } else {
+            let mut r = Response::error(405, &format!("{path} takes {allow} only"));
+            r.extra.push(("Allow", allow.to_string()));
+            r
+        }
+    };
+    match path {
+        "/" | "/index.html" => allowed(get, "GET", &|| page(PAGE_HTML, "text/html; charset=utf-8")),
+        "/page.js" => allowed(get, "GET", &|| page(PAGE_JS, "text/javascript; charset=utf-8")),
+        "/page.css" => allowed(get, "GET", &|| page(PAGE_CSS, "text/css; charset=utf-8")),
+        "/api/rules" => allowed(get, "GET", &rules_list),
+        "/api/advise" => allowed(method == "POST", "POST", &|| advise(req)),
+        "/api/games" => allowed(method == "POST", "POST", &|| new_game(state, req)),
+        "/api/trace" => allowed(get, "GET", &|| trace(req)),
+        "/exec" => allowed(get, "GET", &|| exec(state, req)),
+        _ => match path.strip_prefix("/api/games/").and_then(|rest| rest.strip_suffix("/probe")) {
+            Some(token) => allowed(method == "POST", "POST", &|| probe(state, token, req)),
+            None => Response::error(404, &format!("no such route: {}", shown(path))),
+        },
+    }
+}
+
+/// A page file, with the policy that keeps it offline.
+fn page(text: &'static str, content_type: &'static str) -> Response {
+    let mut r = Response { status: 200, content_type, body: text.as_bytes().to_vec(), extra: Vec::new() };
+    r.extra.push(("Content-Security-Policy", CSP.to_string()));
+    r.extra.push(("Referrer-Policy", "no-referrer".to_string()));
+    r
+}
+
+/// A command's error as a JSON error: 400 for bad flags (fields), 422 for bad input.
+fn cli_error(e: CliError) -> Response {
+    let status = if matches!(e, CliError::Usage(_)) { 400 } else { 422 };
+    Response::error(status, &e.to_string())
+}
+
+/// The body as a JSON object (an empty body is `{}`).
+fn body_object(req: &Request) -> Result<Value, Response> {
+    let text = std::str::from_utf8(&req.body).map_err(|_| Response::error(400, "the body is not UTF-8 text"))?;
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Vec::new()));
+    }
+    let value = json::parse(text).map_err(|e| Response::error(400, &format!("the body is not JSON: {e}")))?;
+    if value.as_object().is_none() {
+        return Err(Response::error(400, "the body is not a JSON object"));
+    }
+    Ok(value)
+}
+
+/// A member's value as a flag's text: strings as written, whole numbers, booleans as
+/// yes or no.
+fn flag_text(key: &str, v: &Value) -> Result<String, Response> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(_) => v.as_u64().map(|n| n.to_string()).ok_or_else(|| {
+            Response::error(400, &format!("`{key}` must be a whole number from 0 to 18446744073709551615"))
+        }),
+        Value::Bool(b) => Ok(if *b { "yes" } else { "no" }.to_string()),
+        _ => Err(Response::error(400, &format!("`{key}` must be a string, a number or a boolean"))),
+    }
+}
+
+/// The flags of `command` that the members of `object` named in `keys` give (`key`
+/// becomes `--key`), with `extra` flags first; any other member is refused.
+fn flags_from(
+    command: &Command,
+    object: &Value,
+    keys: &[&str],
+    ignored: &[&str],
+    extra: &[&str],
+) -> Result<crate::cli::args::Parsed, Response> {
+    let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    for m in object.as_object().unwrap_or(&[]) {
+        if ignored.contains(&m.key.as_str()) || m.value == Value::Null {
+            continue;
+        }
+        if !keys.contains(&m.key.as_str()) {
+            let all: Vec<&str> = keys.iter().chain(ignored).copied().collect();
+            return Err(Response::error(
+                400,
+                &format!("unknown field `{}`; the fields are {}", shown(&m.key), all.join(", ")),
+            ));
+        }
+        args.push(format!("--{}", m.key));
+        args.push(flag_text(&m.key, &m.value)?);
+    }
+    command.parse(&args).map_err(cli_error)
+}
+
+/// The fields that choose the rules (as the commands' rule flags, no fleet file).
+const RULE_KEYS: [&str; 5] = ["rules", "touch", "sunk", "fleet", "rotate"];
+
+/// `POST /api/advise`: `{"state": "...", rules fields, "strategy", "afloat", "prior",
+/// "seed"}` -> `advise --format json`'s object.
+fn advise(req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let body = body_object(req)?;
+        let keys: Vec<&str> = RULE_KEYS.iter().copied().chain(["strategy", "afloat", "prior", "seed"]).collect();
+        let flags = flags_from(&crate::cli::advise::COMMAND, &body, &keys, &["state"], &["--format", "json"])?;
+        let request = crate::cli::advise::Request::from_flags(&flags).map_err(cli_error)?;
+        let Some(text) = body.get("state").and_then(Value::as_str) else {
+            return Err(Response::error(400, "`state` is required: the grid as `advise` reads it (rows of . X + #)"));
+        };
+        let grid = crate::scan::state::parse(text.as_bytes()).map_err(|e| Response::error(422, &e.to_string()))?;
+        if grid.rows().saturating_mul(grid.cols()) > MAX_CELLS {
+            return Err(Response::error(413, &format!("the grid has more than {MAX_CELLS} cells")));
+        }
+        let report = request.report(&flags, &grid).map_err(cli_error)?;
+        Ok(Response::json(200, report))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/games`: `{rules fields, "seed", "rows", "cols"}` -> a new game.
+fn new_game(state: &State, req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let body = body_object(req)?;
+        let seed = match body.get("seed") {
+            Some(v) if *v != Value::Null => None.or(Some(flag_text("seed", v)?)),
+            _ => None,
+        };
+        let seed = match seed {
+            Some(s) => s,
+            None => state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?.to_string(),
+        };
+        let mut keys: Vec<&str> = RULE_KEYS.to_vec();
+        keys.extend(["rows", "cols"]);
+        let mut extra = vec!["--seed".to_string(), seed];
+        if body.get("rules").is_none() {
+            extra.extend(["--rules".to_string(), "classic".to_string()]);
+        }
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let flags = flags_from(&crate::cli::referee::COMMAND, &body, &keys, &["seed"], &extra)?;
+        let board = crate::cli::referee::board(&flags).map_err(cli_error)?;
+        if board.rows().saturating_mul(board.cols()) > MAX_CELLS {
+            return Err(Response::error(413, &format!("the bay has more than {MAX_CELLS} cells")));
+        }
+        let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+        let answer = format!(
+            "{{\"token\": {}, \"rows\": {}, \"cols\": {}, \"ship_cells\": {}, \"rules\": {}}}\n",
+            json::string(&token),
+            board.rows(),
+            board.cols(),
+            board.ship_cells(),
+            json::rules(board.rules())
+        );
+        state.store.insert(token, Game::new(board));
+        Ok(Response::json(201, answer))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `POST /api/games/TOKEN/probe`: `{"r": R, "c": C}` -> the referee's answer.
+fn probe(state: &State, token: &str, req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        if !is_token(token) {
+            return Err(Response::error(404, "no such game: a token is 32 hex digits"));
+        }
+        let body = body_object(req)?;
+        let coord = |k: &str| body.get(k).and_then(Value::as_u64).and_then(|v| usize::try_from(v).ok());
+        let (Some(r), Some(c)) = (coord("r"), coord("c")) else {
+            return Err(Response::error(400, "the body must be {\"r\": ROW, \"c\": COLUMN} (whole numbers from 0)"));
+        };
+        let pos = Position::new(r, c);
+        let answer = state.store.with(token, |game| answer(game, pos));
+        match answer {
+            None => Err(Response::error(404, "no such game (never made, or evicted as the oldest)")),
+            Some(r) => r,
+        }
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// Probes `pos` in `game` as the referee does.
+fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
+    let board = &game.board;
+    if game.record.hits() >= board.ship_cells() {
+        return Err(Response::error(409, &format!("the game is over: done in {} probes", game.record.scans())));
+    }
+    let Some(i) = game.record.open_index(pos) else {
+        return Err(if pos.row >= board.rows() || pos.col >= board.cols() {
+            Response::error(422, &format!("{pos} is outside the {}x{} bay", board.rows(), board.cols()))
+        } else {
+            Response::error(409, &format!("{pos} was already probed"))
+        });
+    };
+    let said = board.answer_at(i, &game.record);
+    game.record.set_probed(i, said.is_hit());
+    let fleet = board.rules().fleet();
+    let (word, ship) = match said {
+        Answer::Miss => ("miss", None),
+        Answer::Hit => ("hit", None),
+        Answer::Sunk(kind) => ("sunk", kind.and_then(|k| fleet.kinds().get(k)).map(|k| k.name.clone())),
+    };
+    let done = game.record.hits() >= board.ship_cells();
+    let ship = ship.map_or("null".to_string(), |s| json::string(&s));
+    let reply = crate::tools::play::protocol::reply_line(said, fleet);
+    Ok(Response::json(
+        200,
+        format!(
+            "{{\"answer\": \"{word}\", \"ship\": {ship}, \"reply\": {}, \"probes\": {}, \"done\": {done}}}\n",
+            json::string(&reply),
+            game.record.scans()
+        ),
+    ))
+}
+
+/// `GET /api/rules`: the presets, their bays and fleets, and the strategies.
+fn rules_list() -> Response {
+    let items: Vec<String> = PRESETS
+        .iter()
+        .filter_map(|p| Rules::preset(p.name).ok().map(|r| (p, r)))
+        .map(|(p, r)| {
+            let (rows, cols) = r.bay();
+            format!(
+                "{{\"name\": {}, \"summary\": {}, \"rows\": {rows}, \"cols\": {cols}, \"straight\": {}, \"rules\": {}}}",
+                json::string(p.name),
+                json::string(p.summary),
+                r.fleet().is_straight(),
+                json::rules(&r)
+            )
+        })
+        .collect();
+    let names: Vec<String> = strategy::NAMES.iter().map(|n| json::string(n)).collect();
+    Response::json(200, format!("{{\"presets\": [{}], \"strategies\": [{}]}}\n", items.join(", "), names.join(", ")))
+}
+
+/// `ships=r,c,size,E|S;...`: straight ships placed by hand.
+fn parse_ships(text: &str) -> Result<Vec<Ship>, String> {
+    let mut ships = Vec::new();
+    for part in text.split(';').filter(|p| !p.trim().is_empty()) {
+        let words: Vec<&str> = part.split(',').map(str::trim).collect();
+        let bad = || format!("`{}` is not `row,col,size,E|S`", shown(part));
+        let [r, c, size, dir] = words.as_slice() else { return Err(bad()) };
+        let (Ok(r), Ok(c), Ok(size)) = (r.parse::<usize>(), c.parse::<usize>(), size.parse::<usize>()) else {
+            return Err(bad());
+        };
+        let dir = match *dir {
+            "E" | "e" => Orientation::East,
+            "S" | "s" => Orientation::South,
+            _ => return Err(bad()),
+        };
+        if !(crate::game::ship::MIN_SHIP..=crate::game::ship::MAX_SHIP).contains(&size) || ships.len() >= 100 {
+            return Err(bad());
+        }
+        ships.push(Ship::new(Position::new(r, c), size, dir));
+    }
+    Ok(ships)
+}
+
+/// A tracer that also keeps what the strategy weighs before each probe.
+struct Watch<'a> {
+    tracer: Tracer<'a>,
+    /// Weights shown for the coming probe (density, bayes).
+    pending: Option<(&'static str, Vec<f64>)>,
+    /// prob: its likelihood is recomputed from the cells blocked before the step.
+    likelihood: bool,
+    blocked: Vec<bool>,
+    rows: usize,
+    cols: usize,
+    /// Per step: the name of the weights and the values.
+    steps: Vec<Option<(&'static str, Vec<f64>)>>,
+}
+
+impl ScanObserver for Watch<'_> {
+    fn likelihood_read(&mut self, matrix: &Likelihood) {
+        self.tracer.likelihood_read(matrix);
+    }
+    fn weights_read(&mut self, what: &'static str, weights: &[f64]) {
+        self.pending = Some((what, weights.to_vec()));
+    }
+    fn probed(&mut self, pos: Position, source: Source, answer: Answer) {
+        self.tracer.probed(pos, source, answer);
+    }
+    fn eliminated(&mut self, pos: Position) {
+        self.tracer.eliminated(pos);
+    }
+    fn list_changed(&mut self, list: &dyn ListView) {
+        self.tracer.list_changed(list);
+    }
+    fn step_done(&mut self, record: &ScanRecord) {
+        let weights = if self.likelihood {
+            let scores = crate::strategy::likelihood::recompute(self.rows, self.cols, &self.blocked);
+            Some(("likelihood", scores.iter().map(|&s| f64::from(s)).collect()))
+        } else {
+            self.pending.take()
+        };
+        self.steps.push(weights);
+        for (i, b) in self.blocked.iter_mut().enumerate() {
+            *b = record.state_at(i) != CellState::Unknown;
+        }
+        self.tracer.step_done(record);
+    }
+}
+
+/// `GET /api/trace?strategy=NAME&rules=PRESET&seed=S[&ships=r,c,size,E;...]`: the
+/// tracer's JSON steps, each with `weights` (what the strategy weighed to choose it).
+fn trace(req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let pairs = query_pairs(&req.query).map_err(|e| Response::error(400, &e))?;
+        let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        for (k, _) in &pairs {
+            if !["strategy", "rules", "seed", "ships", "touch", "sunk", "fleet"].contains(&k.as_str()) {
+                return Err(Response::error(
+                    400,
+                    &format!(
+                        "unknown parameter `{}`; the parameters are strategy, rules, seed, ships, touch, sunk, fleet",
+                        shown(k)
+                    ),
+                ));
+            }
+        }
+        let name = get("strategy").unwrap_or("density");
+        let seed = get("seed").unwrap_or("2021");
+        let mut args = vec!["--seed".to_string(), seed.to_string()];
+        for k in ["rules", "touch", "sunk", "fleet"] {
+            if let Some(v) = get(k) {
+                args.extend([format!("--{k}"), v.to_string()]);
+            }
+        }
+        let flags = crate::cli::referee::COMMAND.parse(&args).map_err(cli_error)?;
+        let board = match get("ships") {
+            None => crate::cli::referee::board(&flags).map_err(cli_error)?,
+            Some(text) => {
+                let rules = crate::cli::game::rules(&flags).map_err(cli_error)?;
+                let (rows, cols) = rules.bay();
+                let ships = parse_ships(text).map_err(|e| Response::error(400, &e))?;
+                Board::with_rules(rows, cols, ships, &rules).map_err(|e| Response::error(422, &e.to_string()))?
+            }
+        };
+        let (rows, cols) = (board.rows(), board.cols());
+        if rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(Response::error(413, &format!("the bay has more than {MAX_CELLS} cells")));
+        }
+        let seed: u64 = seed.parse().map_err(|_| Response::error(400, "`seed` must be a whole number"))?;
+        let mut strategy =
+            strategy::for_rules(name, seed, board.rules()).map_err(|e| Response::error(400, &e.to_string()))?;
+        let mut out = Vec::new();
+        let options = TraceOptions { json: true, ..TraceOptions::for_strategy(name, false) };
+        let mut watch = Watch {
+            tracer: Tracer::new(&board, options, &mut out),
+            pending: None,
+            likelihood: name == "prob",
+            blocked: vec![false; rows * cols],
+            rows,
+            cols,
+            steps: Vec::new(),
+        };
+        watch.tracer.begin(name);
+        let mut sonar = board.clone();
+        let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut watch)
+            .map_err(|e| Response::error(422, &e.to_string()))?;
+        let steps = std::mem::take(&mut watch.steps);
+        watch.tracer.finish(&record).map_err(|e| Response::error(500, &e.to_string()))?;
+        let text = String::from_utf8_lossy(&out).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        let (Some(head), Some(judge)) = (lines.first(), lines.last()) else {
+            return Err(Response::error(500, "the tracer wrote nothing"));
+        };
+        let middle = lines.get(1..lines.len().saturating_sub(1)).unwrap_or(&[]);
+        let mut items = Vec::with_capacity(middle.len());
+        for (k, line) in middle.iter().enumerate() {
+            let weights = match steps.get(k) {
+                Some(Some((what, values))) => {
+                    let v: Vec<String> = values.iter().map(|&x| number(x)).collect();
+                    format!("{{\"name\": {}, \"values\": [{}]}}", json::string(what), v.join(", "))
+                }
+                _ => "null".to_string(),
+            };
+            let body = line.strip_suffix('}').unwrap_or(line);
+            items.push(format!("{body}, \"weights\": {weights}}}"));
+        }
+        Ok(Response::json(
+            200,
+            format!(
+                "{{\"trace\": {head}, \"rules\": {}, \"steps\": [{}], \"judge\": {judge}}}\n",
+                json::rules(board.rules()),
+                items.join(",\n")
+            ),
+        ))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// A weight: whole numbers as written, others with 6 decimals.
+fn number(x: f64) -> String {
+    if !x.is_finite() {
+        "null".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.6}")
+    }
+}
+
+/// `GET /exec?method=...`: the remote-service seed's API. `GetToken` makes a game
+/// (the server's `--rules`, starwars by default) and answers its token; `GetRowCount`,
+/// `GetColumnCount` and `GetCellAt&row=R&col=C` with `token=T` answer a number (`0`
+/// water, `1` ship for a cell), as plain text.
+fn exec(state: &State, req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let pairs = query_pairs(&req.query).map_err(|e| Response::error(400, &e))?;
+        let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        let method = get("method").unwrap_or("");
+        if method == "GetToken" {
+            let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
+            let mut rng = crate::game::rng::Rng::new(seed);
+            let rules = &state.exec_rules;
+            let (rows, cols) = rules.bay();
+            let mut ships = Vec::new();
+            crate::game::placement::Placer::with_rules(rows, cols, rules)
+                .place(rules.fleet(), &mut rng, &mut ships)
+                .map_err(|e| Response::error(500, &e.to_string()))?;
+            let board =
+                Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))?;
+            let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+            state.store.insert(token.clone(), Game::new(board));
+            return Ok(Response::text(200, token));
+        }
+        let methods = "GetToken, GetRowCount, GetColumnCount, GetCellAt";
+        if !["GetRowCount", "GetColumnCount", "GetCellAt"].contains(&method) {
+            return Err(Response::error(400, &format!("method=`{}` is not one of {methods}", shown(method))));
+        }
+        let token = get("token").unwrap_or("");
+        if !is_token(token) {
+            return Err(Response::error(400, "token=T is required (32 hex digits, from method=GetToken)"));
+        }
+        let number = |k: &str| get(k).and_then(|v| v.parse::<usize>().ok());
+        let cell = if method == "GetCellAt" {
+            match (number("row"), number("col")) {
+                (Some(r), Some(c)) => Some(Position::new(r, c)),
+                _ => return Err(Response::error(400, "GetCellAt needs row=R and col=C (whole numbers from 0)")),
+            }
+        } else {
+            None
+        };
+        let answer = state.store.with(token, |game| -> Result<String, Response> {
+            let board = &game.board;
+            match (method, cell) {
+                ("GetRowCount", _) => Ok(board.rows().to_string()),
+                ("GetColumnCount", _) => Ok(board.cols().to_string()),
+                (_, Some(p)) if p.row < board.rows() && p.col < board.cols() => {
+                    game.asked += 1;
+                    if let Some(i) = game.record.open_index(p) {
+                        let hit = board.is_ship(p);
+                        game.record.set_probed(i, hit);
+                    }
+                    Ok(if board.is_ship(p) { "1" } else { "0" }.to_string())
+                }
+                (_, Some(p)) => {
+                    Err(Response::error(422, &format!("{p} is outside the {}x{} sea", board.rows(), board.cols())))
+                }
+                _ => Err(Response::error(400, "a bad method")),
+            }
+        });
+        match answer {
+            None => Err(Response::error(404, "no such token (never given, or evicted as the oldest)")),
+            Some(Ok(text)) => Ok(Response::text(200, text)),
+            Some(Err(e)) => Err(e),
+        }
+    };
+    run().unwrap_or_else(|e| e)
+}

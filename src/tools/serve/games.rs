@@ -1,0 +1,156 @@
+//! The games a server keeps: each hidden bay under a random token, at most a fixed
+//! number of them (the oldest evicted first), and the 128-bit tokens themselves.
+
+use crate::game::board::Board;
+use crate::scan::record::ScanRecord;
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, Read};
+use std::sync::Mutex;
+
+/// A source of random tokens: 16 bytes of `/dev/urandom` each, written as 32 hex digits.
+#[derive(Debug)]
+pub(crate) struct Tokens {
+    file: Mutex<std::fs::File>,
+}
+
+impl Tokens {
+    /// Opens `/dev/urandom`.
+    /// Pre: none. Post: `Err` when the system has none.
+    pub(crate) fn open() -> io::Result<Tokens> {
+        Ok(Tokens { file: Mutex::new(std::fs::File::open("/dev/urandom")?) })
+    }
+
+    /// 16 random bytes.
+    /// Pre: none. Post: `Err` when the read fails.
+    pub(crate) fn bytes(&self) -> io::Result<[u8; 16]> {
+        let mut out = [0u8; 16];
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.read_exact(&mut out)?;
+        Ok(out)
+    }
+
+    /// A new token: 128 random bits as 32 lower-case hex digits.
+    /// Pre: none. Post: `Err` when the read fails.
+    pub(crate) fn token(&self) -> io::Result<String> {
+        Ok(self.bytes()?.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// A random 64-bit seed.
+    /// Pre: none. Post: `Err` when the read fails.
+    pub(crate) fn seed(&self) -> io::Result<u64> {
+        let b = self.bytes()?;
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(b.get(..8).unwrap_or(&[0; 8]));
+        Ok(u64::from_le_bytes(eight))
+    }
+}
+
+/// True for a string that can be a token (32 hex digits).
+pub(crate) fn is_token(text: &str) -> bool {
+    text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// One game: the hidden bay and the probes so far.
+#[derive(Debug, Clone)]
+pub(crate) struct Game {
+    /// The hidden bay.
+    pub(crate) board: Board,
+    /// What was probed.
+    pub(crate) record: ScanRecord,
+    /// Cells asked through `/exec` (which may ask a cell again).
+    pub(crate) asked: u64,
+}
+
+impl Game {
+    /// A new game of `board`.
+    pub(crate) fn new(board: Board) -> Game {
+        let record = ScanRecord::new(board.rows(), board.cols());
+        Game { board, record, asked: 0 }
+    }
+}
+
+/// Games by token, at most `cap`; adding past the cap evicts the oldest.
+#[derive(Debug)]
+pub(crate) struct Store {
+    inner: Mutex<Inner>,
+    cap: usize,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    games: HashMap<String, Game>,
+    order: VecDeque<String>,
+    evicted: u64,
+}
+
+impl Store {
+    /// An empty store of at most `cap` games (at least 1).
+    pub(crate) fn new(cap: usize) -> Store {
+        Store { inner: Mutex::new(Inner::default()), cap: cap.max(1) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `game` under `token`, evicting the oldest games past the cap.
+    /// Pre: `token` is new. Post: `len() <= cap`.
+    pub(crate) fn insert(&self, token: String, game: Game) {
+        let mut inner = self.lock();
+        while inner.games.len() >= self.cap {
+            let Some(old) = inner.order.pop_front() else { break };
+            if inner.games.remove(&old).is_some() {
+                inner.evicted += 1;
+            }
+        }
+        inner.order.push_back(token.clone());
+        inner.games.insert(token, game);
+    }
+
+    /// Runs `f` on the game of `token`.
+    /// Pre: none. Post: `None` when there is no such game (never made, or evicted).
+    pub(crate) fn with<T>(&self, token: &str, f: impl FnOnce(&mut Game) -> T) -> Option<T> {
+        let mut inner = self.lock();
+        inner.games.get_mut(token).map(f)
+    }
+
+    /// Number of games kept.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().games.len()
+    }
+
+    /// Number of games evicted so far.
+    pub(crate) fn evicted(&self) -> u64 {
+        self.lock().evicted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        Board::new(2, 2, Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn the_oldest_game_goes_first() {
+        let store = Store::new(2);
+        store.insert("a".into(), Game::new(board()));
+        store.insert("b".into(), Game::new(board()));
+        store.insert("c".into(), Game::new(board()));
+        assert_eq!(store.len(), 2);
+        assert_eq!(store.evicted(), 1);
+        assert!(store.with("a", |_| ()).is_none());
+        assert!(store.with("c", |_| ()).is_some());
+    }
+
+    #[test]
+    fn tokens_are_128_random_bits() {
+        let t = Tokens::open().unwrap();
+        let (a, b) = (t.token().unwrap(), t.token().unwrap());
+        assert!(is_token(&a) && is_token(&b));
+        assert_ne!(a, b);
+        assert!(!is_token("abc"));
+    }
+}

@@ -1,0 +1,314 @@
+//! `serve` over real sockets on 127.0.0.1: routes, caps, timeouts, eviction, the same
+//! numbers as `advise --format json`, a whole game through the API, and the remote
+//! service seed's `/exec` played by `play --url`.
+
+mod common;
+
+use spot_the_ships::tools::serve::client::Client;
+use spot_the_ships::tools::serve::{self, Config, Handle};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+fn server(config: Config) -> Handle {
+    serve::start(Config { bind: SocketAddr::from(([127, 0, 0, 1], 0)), ..config }).expect("server starts")
+}
+
+fn default_server() -> Handle {
+    server(Config { workers: 4, ..Config::default() })
+}
+
+/// Sends raw bytes and reads until the server closes (or 5 s pass).
+fn raw(addr: SocketAddr, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn status_of(text: &str) -> u16 {
+    text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+fn fixed_routes_only_and_json_errors() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let page = c.send("GET", "/", None).unwrap();
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<script src=\"/page.js\""), "{}", page.body);
+    assert!(!page.body.contains("http://") && !page.body.contains("https://"), "the page loads nothing from elsewhere");
+    for path in ["/nope", "/etc/passwd", "/../Cargo.toml", "/api", "/page.js/x", "/api/games/zz/probe/x"] {
+        let r = c.send("GET", path, None).unwrap();
+        assert_eq!(r.status, 404, "{path}: {}", r.body);
+        assert!(r.body.starts_with("{\"error\": {\"status\": 404, \"message\": "), "{}", r.body);
+    }
+    let r = c.send("GET", "/api/advise", None).unwrap();
+    assert_eq!(r.status, 405, "{}", r.body);
+    let r = c.send("POST", "/api/advise", Some("{\"state\": ")).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("not JSON"), "{}", r.body);
+    let r = c.send("POST", "/api/advise", Some("{\"state\": \"..\\n..\\n\", \"board\": \"/etc/passwd\"}")).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("unknown field `board`"), "{}", r.body);
+    let r = c.send("POST", "/api/advise", Some("{\"state\": \"..+\\n.+.\\n\", \"rules\": \"problem-g\"}")).unwrap();
+    assert_eq!(r.status, 422, "{}", r.body);
+    let raw_answer = raw(h.addr(), b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert!(raw_answer.contains("Content-Security-Policy: default-src 'none'"), "{raw_answer}");
+    h.stop();
+}
+
+#[test]
+fn caps_give_413_414_431_and_bad_requests_400() {
+    let h = default_server();
+    let long_line = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(10_000));
+    assert_eq!(status_of(&raw(h.addr(), long_line.as_bytes())), 414);
+    let big_header = format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "b".repeat(20_000));
+    assert_eq!(status_of(&raw(h.addr(), big_header.as_bytes())), 431);
+    let many: String = (0..100).map(|i| format!("X-{i}: y\r\n")).collect();
+    assert_eq!(status_of(&raw(h.addr(), format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes())), 431);
+    // The body is refused from its announced length, before it is sent.
+    let answer = raw(h.addr(), b"POST /api/advise HTTP/1.1\r\nContent-Length: 5000000\r\n\r\n");
+    assert_eq!(status_of(&answer), 413, "{answer}");
+    assert!(answer.contains("\"status\": 413"), "{answer}");
+    assert_eq!(status_of(&raw(h.addr(), b"BREW / HTTP/1.1\r\n\r\n")), 405);
+    assert_eq!(status_of(&raw(h.addr(), b"GET / HTTP/9\r\n\r\n")), 505);
+    assert_eq!(status_of(&raw(h.addr(), b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")), 501);
+    assert_eq!(status_of(&raw(h.addr(), b"nonsense\r\n\r\n")), 400);
+    h.stop();
+}
+
+#[test]
+fn an_idle_connection_is_closed_and_a_slow_request_gets_408() {
+    let h = server(Config { workers: 2, idle: Duration::from_millis(500), ..Config::default() });
+    let mut s = TcpStream::connect(h.addr()).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let start = Instant::now();
+    let mut buf = Vec::new();
+    let n = s.read_to_end(&mut buf).unwrap_or(0);
+    let waited = start.elapsed();
+    assert_eq!(n, 0, "an idle connection is closed without a word");
+    assert!(waited >= Duration::from_millis(400) && waited < Duration::from_secs(3), "{waited:?}");
+    // Half a request, then silence: 408.
+    let answer = raw(h.addr(), b"POST /api/advise HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc");
+    assert_eq!(status_of(&answer), 408, "{answer}");
+    // Idle connections do not keep the workers: both are free again.
+    let mut c = Client::new(&h.addr().to_string());
+    assert_eq!(c.send("GET", "/api/rules", None).unwrap().status, 200);
+    h.stop();
+}
+
+#[test]
+fn the_oldest_game_is_evicted_past_the_cap() {
+    let h = server(Config { workers: 2, max_games: 3, ..Config::default() });
+    let mut c = Client::new(&h.addr().to_string());
+    let mut tokens = Vec::new();
+    for seed in 0..4 {
+        let r = c.send("POST", "/api/games", Some(&format!("{{\"rules\": \"classic\", \"seed\": {seed}}}"))).unwrap();
+        assert_eq!(r.status, 201, "{}", r.body);
+        let token = r.body.split('"').nth(3).unwrap().to_string();
+        assert_eq!(token.len(), 32);
+        tokens.push(token);
+    }
+    assert_eq!(h.games(), (3, 1));
+    let probe = |c: &mut Client, t: &str| {
+        c.send("POST", &format!("/api/games/{t}/probe"), Some("{\"r\": 0, \"c\": 0}")).unwrap()
+    };
+    let first = probe(&mut c, &tokens[0]);
+    assert_eq!(first.status, 404, "{}", first.body);
+    assert!(first.body.contains("evicted"), "{}", first.body);
+    assert_eq!(probe(&mut c, &tokens[3]).status, 200);
+    // Tokens are all different, and a made-up one finds nothing.
+    let mut sorted = tokens.clone();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 4);
+    assert_eq!(probe(&mut c, "0123456789abcdef0123456789abcdef").status, 404);
+    h.stop();
+}
+
+/// The states the API and the command must agree on: (rules flags, state).
+const ADVICE: &[(&[&str], &str)] = &[
+    (&["--rules", "classic"], "..........\n..........\n...X+.....\n..........\n.....X....\n..........\n..X.......\n..........\n.......X..\n..........\n"),
+    (&["--rules", "classic", "--strategy", "bayes"], "X.........\n.X+++X....\n..........\n..........\n..........\n....X.....\n..........\n..........\n..........\n.........X\n"),
+    (&["--rules", "problem-g"], "..........\n..X.......\n...+......\n..........\n..........\n..........\n......X...\n..........\n..........\n..........\n"),
+    (&["--rules", "problem-g", "--strategy", "bayes", "--seed", "7"], "..........\n..X.......\n...+......\n..........\n..........\n..........\n......X...\n..........\n..........\n..........\n"),
+    (&["--rules", "classic", "--afloat", "5,4,3,2"], "..........\n..........\n..........\n..........\n..###.....\n..........\n..........\n..........\n..........\n..........\n"),
+];
+
+#[test]
+fn advise_gives_the_numbers_of_advise_format_json() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    for (flags, state) in ADVICE {
+        let mut args = vec!["advise", "--format", "json"];
+        args.extend_from_slice(flags);
+        let cli = common::run(&args, state.as_bytes());
+        assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+        let mut body = format!("{{\"state\": {}", spot_the_ships::render::json::string(state));
+        for pair in flags.chunks(2) {
+            body.push_str(&format!(", \"{}\": \"{}\"", pair[0].trim_start_matches("--"), pair[1]));
+        }
+        body.push('}');
+        let r = c.send("POST", "/api/advise", Some(&body)).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body, String::from_utf8_lossy(&cli.stdout), "{flags:?}");
+    }
+    h.stop();
+}
+
+#[test]
+fn a_whole_game_through_the_api_as_the_referee_answers() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let r = c.send("POST", "/api/games", Some("{\"rules\": \"classic\", \"seed\": 11}")).unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert!(r.body.contains("\"rows\": 10, \"cols\": 10, \"ship_cells\": 17"), "{}", r.body);
+    let token = r.body.split('"').nth(3).unwrap().to_string();
+    // The referee of the same seed, over pipes, answers the same probes the same way.
+    let mut script = String::new();
+    for r in 0..10 {
+        for c in 0..10 {
+            script.push_str(&format!("? {r} {c}\n"));
+        }
+    }
+    let referee = common::run(&["referee", "--rules", "classic", "--seed", "11"], script.as_bytes());
+    let expected: Vec<String> = String::from_utf8_lossy(&referee.stdout)
+        .lines()
+        .skip_while(|l| !l.starts_with("rules"))
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let mut said = Vec::new();
+    let mut done = false;
+    'probing: for row in 0..10 {
+        for col in 0..10 {
+            let r = c
+                .send("POST", &format!("/api/games/{token}/probe"), Some(&format!("{{\"r\": {row}, \"c\": {col}}}")))
+                .unwrap();
+            assert_eq!(r.status, 200, "{}", r.body);
+            let reply = r.body.split("\"reply\": \"").nth(1).unwrap().split('"').next().unwrap().to_string();
+            said.push(reply);
+            if r.body.contains("\"done\": true") {
+                let probes = r.body.split("\"probes\": ").nth(1).unwrap().split(',').next().unwrap().to_string();
+                said.push(format!("done {probes}"));
+                done = true;
+                break 'probing;
+            }
+        }
+    }
+    assert!(done);
+    assert_eq!(said, expected);
+    assert_eq!(said.iter().filter(|s| s.starts_with("sunk ")).count(), 5, "{said:?}");
+    let again = c.send("POST", &format!("/api/games/{token}/probe"), Some("{\"r\": 9, \"c\": 9}")).unwrap();
+    assert_eq!(again.status, 409, "{}", again.body);
+    let outside = c.send("POST", "/api/games", Some("{\"rules\": \"nope\"}")).unwrap();
+    assert_eq!(outside.status, 400, "{}", outside.body);
+    h.stop();
+}
+
+#[test]
+fn the_trace_has_every_step_and_what_the_strategy_weighed() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    for (strategy, weights) in [("prob", "likelihood"), ("density", "positions"), ("bayes", "probability")] {
+        let rules = if strategy == "prob" { "problem-g" } else { "classic" };
+        let r = c.send("GET", &format!("/api/trace?strategy={strategy}&rules={rules}&seed=3"), None).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.body.matches("\"scan\": ").count();
+        let judge = r.body.split("\"judge\": {\"scans\": ").nth(1).unwrap().split(',').next().unwrap();
+        assert_eq!(v.to_string(), judge, "one step per scan");
+        assert_eq!(r.body.matches(&format!("\"weights\": {{\"name\": \"{weights}\"")).count(), v, "{strategy}");
+    }
+    let r = c
+        .send("GET", "/api/trace?strategy=linear&rules=classic&ships=0,0,5,E;2,0,4,E;4,0,3,E;6,0,3,E;8,0,2,E", None)
+        .unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("\"weights\": null"));
+    let r = c.send("GET", "/api/trace?strategy=linear&rules=classic&ships=0,0,5,E;0,0,4,E", None).unwrap();
+    assert_eq!(r.status, 422, "{}", r.body);
+    let r = c.send("GET", "/api/trace?file=/etc/passwd", None).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    h.stop();
+}
+
+#[test]
+fn the_exec_service_is_played_by_play_url() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let token = c.send("GET", "/exec?method=GetToken", None).unwrap().body;
+    assert_eq!(token.len(), 32, "{token}");
+    let ask = |c: &mut Client, q: &str| c.send("GET", &format!("/exec?token={token}&method={q}"), None).unwrap();
+    assert_eq!(ask(&mut c, "GetRowCount").body, "58");
+    assert_eq!(ask(&mut c, "GetColumnCount").body, "23");
+    let cell = ask(&mut c, "GetCellAt&row=0&col=0").body;
+    assert!(cell == "0" || cell == "1", "{cell}");
+    assert_eq!(ask(&mut c, "GetCellAt&row=58&col=0").status, 422);
+    assert_eq!(ask(&mut c, "Explode").status, 400);
+    let url = format!("http://{}/exec?token={token}", h.addr());
+    let out = common::run(&["play", "--url", &url, "--strategy", "density"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}{}", text, String::from_utf8_lossy(&out.stderr));
+    for name in ["Petar Kresimir at (", "TIE fighter at (", "X wing at (", "Y wing at ("] {
+        assert!(text.contains(name), "{text}");
+    }
+    // Without a token, play asks for one first and says which.
+    let url = format!("http://{}/exec", h.addr());
+    let out = common::run(&["play", "--url", &url, "--strategy", "density-random", "--seed", "4"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with("token: "), "{text}");
+    // A service that is not there: one error line.
+    let out = common::run(&["play", "--url", "http://127.0.0.1:1/exec"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: play: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    h.stop();
+}
+
+#[test]
+fn the_command_prints_its_address_and_warns_off_loopback() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    for (args, warns) in
+        [(&["serve", "--port", "0"][..], false), (&["serve", "--port", "0", "--bind", "0.0.0.0"][..], true)]
+    {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.starts_with("serving on http://"), "{line}");
+        let port: u16 = line.trim().trim_end_matches('/').rsplit(':').next().unwrap().parse().unwrap();
+        assert_ne!(port, 0);
+        let mut c = Client::new(&format!("127.0.0.1:{port}"));
+        assert_eq!(c.send("GET", "/api/rules", None).unwrap().status, 200);
+        // Ctrl-C (SIGINT) stops it.
+        let pid = child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(5), "serve did not stop on SIGINT");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.starts_with("warning: listening on 0.0.0.0"), warns, "{err}");
+    }
+    let out = common::run(&["serve", "--bind", "localhost"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: serve: --bind"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
