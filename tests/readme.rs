@@ -151,7 +151,9 @@ fn lines_match(want: &[String], got: &[&str]) -> bool {
     match want.split_first() {
         None => got.is_empty(),
         Some((first, rest)) if first.trim() == "..." => (0..=got.len()).any(|skip| lines_match(rest, &got[skip..])),
-        Some((first, rest)) => got.split_first().is_some_and(|(g, more)| line_matches(first, g) && lines_match(rest, more)),
+        Some((first, rest)) => {
+            got.split_first().is_some_and(|(g, more)| line_matches(first, g) && lines_match(rest, more))
+        }
     }
 }
 

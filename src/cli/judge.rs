@@ -91,7 +91,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
 /// Pre: none. Post: on `Err`, nothing written.
 fn every_strategy(board: &crate::board::Board, seed: u64, json: bool, io: &mut Streams<'_>) -> Result<(), CliError> {
     let mut results = Vec::new();
-    for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(board.rules()).is_ok()) {
+    for entry in strategy::supporting(board.rules()) {
         let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
         let mut copy = board.clone();
         let record = strategy::solve(s.as_mut(), &mut copy)?;

@@ -21,7 +21,7 @@ const FLAGS: &[Flag] = &[
     Flag::value(
         "--strategies",
         "LIST",
-        "strategies to compare, or all; each is paired with the\nones before it, board by board",
+        "strategies to compare, or all (every strategy the rules\nallow); each is paired with the ones before it, board by\nboard. Default: the statement's four; all when the rules\nrule one of them out (ships that touch, drawn ships)",
     )
     .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
@@ -174,7 +174,12 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     }
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
-    let mut strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    // The statement's four by default; under rules one of them cannot play, every
+    // strategy that can.
+    let listed = flags.text("--strategies").unwrap_or_default();
+    let ruled_out = !flags.has("--strategies")
+        && listed.split(',').any(|name| !strategy::supporting(&rules).any(|e| e.name == name.trim()));
+    let mut strategies = strategy_list(if ruled_out { "all" } else { listed }, &rules)?;
     let bots = bot_list(flags)?;
     for (name, _) in &bots {
         if !strategies.contains(name) {
@@ -260,7 +265,7 @@ fn strategy_list(text: &str, rules: &Rules) -> Result<Vec<String>, CliError> {
     let mut out = Vec::new();
     for name in text.split(',').map(str::trim) {
         if name == "all" {
-            out.extend(strategy::STRATEGIES.iter().filter(|e| (e.supports)(rules).is_ok()).map(|e| e.name.to_string()));
+            out.extend(strategy::supporting(rules).map(|e| e.name.to_string()));
         } else {
             out.push(name.to_string());
         }

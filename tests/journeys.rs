@@ -1,0 +1,179 @@
+//! The journeys of README, each as a user takes it (issue 26): a player against a
+//! referee started by `play --referee`, defaults that follow the rules, `play` at a
+//! terminal, `advise` in a classic game, reproducible random bots, and help a person
+//! can read.
+
+mod common;
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_spot-the-ships");
+
+fn stdout_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs the binary with `args`, stdin empty.
+fn run(args: &[&str]) -> Output {
+    common::run(args, b"")
+}
+
+/// Asserts the error contract: one `error: ` line, exit status 2, nothing on stdout.
+fn refused(out: &Output) -> String {
+    let err = stderr_of(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty(), "{}", stdout_of(out));
+    assert!(err.starts_with("error: ") && err.lines().count() == 1, "{err}");
+    err
+}
+
+/// True while process `pid` exists (a reaped process has no /proc entry).
+fn alive(pid: &str) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("spot-journeys-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// Item 2: play starts its opponent.
+
+#[test]
+fn play_starts_the_referee_and_keeps_its_result_on_stdout() {
+    let referee = format!("{BIN} referee --rules classic --seed 5");
+    let out = run(&["play", "--referee", &referee]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(!text.contains("? "), "the probes go to the referee, not to stdout: {text}");
+    // The same game as two processes joined by hand (README's former FIFO recipe).
+    let by_hand = common::game(&["--rules", "classic", "--seed", "5"], &[]);
+    assert_eq!(by_hand.play_status, Some(0), "{}", by_hand.play_stderr);
+    assert_eq!(text, by_hand.output);
+    assert!(text.starts_with("carrier at "), "{text}");
+    // Any strategy the rules allow, and a referee hiding a judge input's ships.
+    let dir = scratch("board");
+    let board = dir.join("board.in");
+    std::fs::write(&board, "prob\n5 6 2\n1 1 2 E 3 3 2 S\n").unwrap_or_default();
+    let referee = format!("{BIN} referee --board '{}' --fleet 2,2", board.display());
+    let out = run(&["play", "--strategy", "linear", "--fleet", "2,2", "--referee", &referee]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let judged = common::run(&["--strategy", "linear"], b"linear\n5 6 2\n1 1 2 E 3 3 2 S\n");
+    assert_eq!(stdout_of(&out), stdout_of(&judged));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_referee_is_one_error_line_with_its_reason() {
+    let out = run(&["play", "--referee", &format!("{BIN} referee --rules clasic")]);
+    let err = refused(&out);
+    assert!(err.contains("the referee `") && err.contains("no rules called `clasic`"), "{err}");
+    let err = refused(&run(&["play", "--referee", "no-such-program-here"]));
+    assert!(err.contains("cannot start `no-such-program-here`"), "{err}");
+    let err = refused(&run(&["play", "--referee", "'unclosed"]));
+    assert!(err.contains("--referee"), "{err}");
+    let err = refused(&run(&["play", "--rows", "3", "--cols", "3", "--referee", "true"]));
+    assert!(err.contains("leave out --rows and --cols"), "{err}");
+}
+
+#[test]
+fn no_referee_process_outlives_play() {
+    let dir = scratch("pids");
+    let pid_file = dir.join("pid");
+    let pid_of = || std::fs::read_to_string(&pid_file).unwrap_or_default().trim().to_string();
+    // A referee that lingers after the game (it ignores its closed input): killed.
+    let lingering = format!(
+        "sh -c 'echo $$ > {}; printf \"bay 1 1\\nfleet 1\\nrules touch=no sunk=none\\n\"; read probe; \
+         printf \"hit\\ndone 1\\n\"; exec sleep 60'",
+        pid_file.display()
+    );
+    let start = Instant::now();
+    let out = run(&["play", "--referee", &lingering]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), "1\n+\n");
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    let pid = pid_of();
+    assert!(!pid.is_empty() && !alive(&pid), "referee {pid} still runs");
+    // play stops on an error while the referee waits for a probe: killed too.
+    let waiting = format!("sh -c 'echo $$ > {}; exec {BIN} referee --rules classic'", pid_file.display());
+    let err = refused(&run(&["play", "--strategy", "prob", "--referee", &waiting]));
+    assert!(err.contains("strategy prob cannot play these rules"), "{err}");
+    let pid = pid_of();
+    assert!(!pid.is_empty() && !alive(&pid), "referee {pid} still runs");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// Item 3: defaults follow the rules.
+
+#[test]
+fn defaults_follow_the_rules() {
+    // simulate: every strategy that supports the rules when one of the usual four cannot.
+    let classic = run(&["simulate", "--rules", "classic", "--games", "20", "--format", "csv"]);
+    assert_eq!(classic.status.code(), Some(0), "{}", stderr_of(&classic));
+    let names: Vec<String> = {
+        let mut v: Vec<String> =
+            stdout_of(&classic).lines().skip(1).filter_map(|l| l.split(',').next()).map(str::to_string).collect();
+        v.dedup();
+        v
+    };
+    assert_eq!(names, ["linear", "random", "parity", "bayes", "hunt", "hunt-parity", "density", "density-random"]);
+    // Under Problem G the statement's four stay the default.
+    let out = run(&["simulate", "--games", "20", "--format", "csv"]);
+    let text = stdout_of(&out);
+    for name in ["random", "linear", "smart", "prob"] {
+        assert!(text.contains(&format!("\n{name},")), "{text}");
+    }
+    assert!(!text.contains("bayes"), "{text}");
+    // --strategies all: the same list as the default under classic.
+    let all = run(&["simulate", "--rules", "classic", "--games", "20", "--format", "csv", "--strategies", "all"]);
+    assert_eq!(stdout_of(&all), stdout_of(&classic));
+    // play: prob under Problem G, the strongest the rules allow otherwise.
+    let referee = format!("{BIN} referee --rules classic --seed 5");
+    let default = run(&["play", "--rules", "classic", "--referee", &referee]);
+    let bayes = run(&["play", "--rules", "classic", "--strategy", "bayes", "--referee", &referee]);
+    assert_eq!(default.status.code(), Some(0), "{}", stderr_of(&default));
+    assert_eq!(stdout_of(&default), stdout_of(&bayes));
+    let typed = run(&["play", "--rules", "classic", "--rows", "1", "--cols", "2", "--fleet", "1"]);
+    assert!(stderr_of(&typed).contains("answers ended"), "{}", stderr_of(&typed));
+    // advise: bayes under rules that rule prob out.
+    let out = common::run(&["advise", "--rules", "classic", "--fleet", "2"], b"...\n.+.\n...\n");
+    assert!(stdout_of(&out).starts_with("ship probability"), "{}", stderr_of(&out));
+}
+
+// Item 4: play at a terminal says what it waits for.
+
+/// Runs `args` with a terminal as stdin and stderr (through `script`), feeding `typed`.
+fn at_a_terminal(args: &str, typed: &str) -> Option<String> {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to make a terminal");
+        return None;
+    }
+    let command = format!("{BIN} {args} 2>&1");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("(sleep 0.5; printf '{typed}') | script -qec '{command}' /dev/null"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn play_at_a_terminal_says_what_it_waits_for() {
+    let Some(out) = at_a_terminal("play --rules classic", "\\004") else { return };
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.starts_with("reading a referee's header from the terminal (`bay ROWS COLS`"), "{out}");
+    assert!(first.contains("`--rows 10 --cols 10` (the rules' bay)") && first.contains("`--referee CMD`"), "{out}");
+    assert!(out.contains("error: play: the input ended before the referee's header"), "{out}");
+    // Over a pipe, nothing is said.
+    let piped = run(&["play"]);
+    assert!(!stderr_of(&piped).contains("reading a referee"), "{}", stderr_of(&piped));
+}
