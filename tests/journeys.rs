@@ -177,3 +177,67 @@ fn play_at_a_terminal_says_what_it_waits_for() {
     let piped = run(&["play"]);
     assert!(!stderr_of(&piped).contains("reading a referee"), "{}", stderr_of(&piped));
 }
+
+// Item 7: help a person can read.
+
+const COMMANDS: [&str; 10] =
+    ["judge", "generate", "simulate", "simulate merge", "trace", "advise", "play", "referee", "check", "testset"];
+
+#[test]
+fn every_help_fits_60_lines_and_points_to_the_topics() {
+    for command in COMMANDS {
+        let mut args = vec!["help"];
+        args.extend(command.split(' '));
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "help {command}: {}", stderr_of(&out));
+        let text = stdout_of(&out);
+        let lines = text.lines().count();
+        assert!(lines <= 60, "help {command}: {lines} lines");
+        if text.contains("--rules NAME") {
+            assert!(text.contains("`help rules`") && text.contains("`help fleet-file`"), "help {command}: {text}");
+        }
+    }
+    let top = stdout_of(&run(&["--help"]));
+    assert!(top.lines().count() <= 60, "--help: {} lines", top.lines().count());
+    for topic in ["strategies", "rules", "fleet-file", "protocol"] {
+        assert!(top.contains(&format!("`help {topic}`")), "{top}");
+        let text = stdout_of(&run(&["help", topic]));
+        assert!(text.lines().count() <= 60 && text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.starts_with(&format!("spot-the-ships help {topic}: ")), "{text}");
+    }
+    assert!(stdout_of(&run(&["help", "rules"])).contains("carrier 5, battleship 4"));
+    assert!(stdout_of(&run(&["help", "fleet-file"])).contains("Y wing\n  X.X\n  X.X\n  .X.\n"));
+    assert!(stdout_of(&run(&["help", "protocol"])).contains("game K SEED"));
+    let strategies = stdout_of(&run(&["help", "strategies"]));
+    assert!(strategies.contains("  prob            problem-g, russian\n"), "{strategies}");
+    assert!(top.contains("--version"), "{top}");
+}
+
+#[test]
+fn mistyped_values_get_a_suggestion() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["generate", "--rules", "clasic"], "did you mean `classic`?"),
+        (&["simulate", "--strategies", "prb", "--games", "1"], "did you mean `prob`?"),
+        (&["generate", "--strategy", "prb"], "did you mean `prob`?"),
+        (&["simulate", "--format", "jsn", "--games", "1"], "did you mean `json`?"),
+        (&["help", "rulez"], "did you mean `rules`?"),
+        (&["check", "--strategies", "smrt", "--", "true"], "did you mean `smart`?"),
+    ];
+    for (args, hint) in cases {
+        let err = refused(&run(args));
+        assert!(err.contains(hint), "{args:?}: {err}");
+    }
+    let err = refused(&common::run(&[], b"prb\n2 2 0\n"));
+    assert!(err.contains("did you mean `prob`?"), "{err}");
+    let err = refused(&common::run(&["--strategy", "prb"], b"prob\n2 2 0\n"));
+    assert!(err.contains("did you mean `prob`?"), "{err}");
+}
+
+#[test]
+fn version_takes_nothing_more() {
+    let out = run(&["--version"]);
+    assert_eq!(stdout_of(&out), format!("spot-the-ships {}\n", env!("CARGO_PKG_VERSION")));
+    let err = refused(&run(&["--version", "extra"]));
+    assert!(err.contains("--version takes nothing after it, got `extra`"), "{err}");
+    refused(&run(&["-V", "--help"]));
+}

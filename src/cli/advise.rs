@@ -48,39 +48,31 @@ INPUT
   cell:
     .  unknown    X  water (a miss, or known water)    +  a hit
     #  a cell of a ship already sunk (it leaves the fleet: see --afloat)
-  All rows equally long, at most 1,000,000 cells; CRLF line ends and empty
-  lines after the grid are fine. The input is read as a stream: reading stops
-  at the first error, and costs memory for the cells only.
+  All rows equally long, at most 1,000,000 cells, read as a stream (reading
+  stops at the first error); CRLF line ends and empty lines after it are fine.
 
 OUTPUT
-  prob:  `likelihood (...)` and the statement's matrix: row score + column score
-         over the cells not blocked, -1 for blocked cells (X, +, the diagonal
-         neighbours of hits, and every cell the rules prove to be water),
-         right-aligned. suggest: a certain ship cell if any, else the unknown
-         N/E/S/W neighbour of a hit with the highest score (prob's list), else
-         the highest score; ties go to the first cell in row-major order.
-  bayes: `ship probability (percent, ...)`: a percentage per cell (100 for hits,
-         0 for water; cells neither certain show 1 to 99): the weight of the
-         layouts of the ships afloat that agree with the grid and have a ship
-         there (every layout weighs the same under --prior uniform), exact when
-         they are few, estimated by sampling otherwise. suggest: the unknown
-         cell most likely to be a ship.
-  Then, for both, lines
-    suggest: (r,c)                 or `suggest: none` if no cell may hold a ship
-    certain water: (r,c) (r,c) ...    unknown cells that cannot hold a ship
-    certain ship: (r,c) ...           unknown cells that must hold a ship
-  (rows and columns from 0; `none` when empty).
+  prob:  the statement's likelihood matrix: row score + column score over the
+         cells not blocked; -1 for blocked cells (X, +, a hit's diagonals, cells
+         the rules prove water). suggest: a certain ship cell, else the hit's
+         N/E/S/W neighbour of highest score, else the highest score (ties: the
+         first cell in row-major order).
+  bayes: the chance of a ship on each cell, in percent: the weight of the
+         layouts of the ships afloat that agree with the grid and put a ship
+         there (exact when they are few, sampled otherwise). suggest: the
+         unknown cell most likely to be a ship.
+  Then `suggest: (r,c)` (or none), `certain water: CELLS` and `certain ship:
+  CELLS` (unknown cells the grid settles; none when empty).
   --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
   \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
   \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
-  empty input, rows of different lengths, a character other than . X x + #,
-  hits touching diagonally or a sunk ship when ships never touch, a line of hits
-  longer than the longest ship, more hits than the fleet's ship cells, a whole
-  ship the fleet has no room for, and any grid no layout agrees with (bayes).
+  an empty or ragged grid, a character other than . X x + #, hits or sunk ships
+  the rules forbid, more hits than the fleet has, an --afloat the fleet does not
+  have, and a grid no layout agrees with (bayes).
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// The two ways of advising.

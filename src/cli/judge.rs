@@ -31,12 +31,9 @@ pub const COMMAND: Command = Command {
     after: "\
 INPUT
   Three lines: a strategy name; `rows cols n`; then n ships, each
-  `row col size E|S` (first cell from 0, 1 to 5 cells, running East or South).
-  Any whitespace separates the numbers; the ship list may span lines. With a
-  fleet of drawn ships (--fleet-file, --rules starwars) a ship is `row col K T`:
-  the top-left corner of its box, its number K in the fleet file, its turn T (N
-  as drawn, E, S or W a quarter, half or three-quarter turn clockwise). Ships
-  may touch when the rules (--rules, --touch) allow it.
+  `row col size E|S` (first cell from 0, 1 to 5 cells, running East or South),
+  separated by any whitespace (drawn ships: `help fleet-file`). Ships may touch
+  only when the rules allow it (`help rules`).
 
 OUTPUT
   The number of scans, then the final grid, one line per row:
@@ -44,17 +41,30 @@ OUTPUT
     O  ship cell never scanned    .  water never scanned
   With a fleet of named or drawn ships, one line per ship comes first: NAME at
   (r,c), or NAME: N possible places when ships that touch leave several.
-  --strategy all: one line `NAME SCANS` per strategy the rules allow (json:
-  {\"strategies\": [{\"name\", \"scans\"}, ...]}).
-  --format json: {\"scans\": N, \"grid\": [\"++.\", ...]}, with \"ships\": [{\"name\",
-  \"at\": [r, c]} or {\"name\", \"places\": N}] before \"grid\" for such fleets.
+  --strategy all: one line `NAME SCANS` per strategy the rules allow. json:
+  {\"scans\": N, \"grid\": [\"++.\", ...]} (\"ships\" before \"grid\" for such
+  fleets; all: {\"strategies\": [{\"name\", \"scans\"}, ...]}).
 ",
     extra: Some(extra_help),
 };
 
-/// The strategies and the rule presets.
+/// The strategies.
 fn extra_help() -> String {
-    format!("STRATEGIES\n{}\n{}", strategy::help_list(), game::presets_help())
+    let names = strategy::NAMES.join(", ");
+    let mut out = String::from("STRATEGIES (what each does and the rules it plays: `help strategies`)\n");
+    let mut line = String::from(" ");
+    for word in names.split(' ') {
+        if line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// Solves the judge input.

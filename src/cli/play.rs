@@ -120,48 +120,31 @@ pub const COMMAND: Command = Command {
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
-PROTOCOL
-  Without --rows and --cols, play first reads a referee's header (as `referee`
-  writes it):
-    bay ROWS COLS
-    fleet SIZES                 comma-separated, largest first
-    names NAMES                 when the ships have names, in the same order
-    rules touch=yes|no sunk=none|yes|named
-  (a fleet of drawn ships: `fleet-file`, the file's lines, `end`, and the rules
-  line adds rotate=yes|no). Then for each probe, one line on stdout:   ? r c
-  (row r and column c, counted from 0 at the top left). Answer with one line:
+PROTOCOL (all of it: `help protocol`)
+  Without --rows and --cols, play first reads a referee's header (bay, fleet,
+  names and rules lines, as `referee` writes it) from stdin, or from the
+  --referee program. For each probe it writes `? r c` (row and column from 0)
+  and reads one answer line (any case):
     hit, h or 1        a ship cell
     miss, m or 0       water
-    sunk, sunk NAME    the last cell of a ship (rules with sunk=yes or named;
-                       NAME is the ship's name, or its size)
+    sunk, sunk NAME    the last cell of a ship (rules with sunk=yes or named)
     undo               take back the last answer (the strategy starts again
                        and replays the answers before it)
-  (any case; surrounding spaces ignored). stdout is flushed after every line, so
-  a referee program can play over pipes: `referee` and `play` connect through
-  two pipes. No cell is asked twice. When ships may not touch, the strategy may
-  mark cells as water without asking.
-
-  At a terminal, the board so far is drawn on stderr after each answer (bays of
-  up to 10,000 cells; colour as --color says), and an impossible answer is
-  explained and asked again.
-
-  When every ship cell is found, stdout ends with what the judge prints: the
-  number of probes, then the grid (+ ship found, X water probed or deduced, .
-  never probed). After a header, the referee's `done N` is read and checked.
+  No cell is asked twice; when ships may not touch, cells may be marked water
+  without asking. At a terminal the board so far is drawn on stderr after each
+  answer (bays of up to 10,000 cells), and an impossible answer is asked again.
+  At the end stdout gets what the judge prints: the number of probes and the
+  grid (placement lines first for named or drawn fleets); after a header, the
+  referee's `done N` is read and checked.
 
 ERRORS (one `error: ` line on stderr, exit status 2)
-  a bad answer      at a terminal: explained on stderr and asked again; over
-                    pipes: error
-  end of input      before every ship cell is found
-  too large         --cells more than the bay can hold (about half its cells
-                    when ships may not touch); answer lines over 1,000 bytes
-  contradiction     an answer the rules make impossible: more hits than ship
-                    cells, a ship sunk twice, and when straight ships may not
-                    touch a hit diagonal to another hit or a line of hits longer
-                    than the longest ship; or no cell left with ship cells
-                    still missing
+  a bad answer over pipes, the end of input before every ship cell is found,
+  --cells more than the bay can hold, answer lines over 1,000 bytes, an answer
+  the rules make impossible (more hits than ship cells, a ship sunk twice, a
+  hit diagonal to another when ships never touch, ...), and a --referee
+  program that fails (its last stderr line is shown).
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Runs `play`.

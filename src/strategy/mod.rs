@@ -215,7 +215,8 @@ impl std::fmt::Display for StrategyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StrategyError::Unknown(name) => {
-                write!(f, "unknown strategy `{name}`; valid names: {}", NAMES.join(", "))
+                let hint = crate::cli::args::nearest(name, &NAMES).map(|n| format!("did you mean `{n}`? "));
+                write!(f, "unknown strategy `{name}`; {}valid names: {}", hint.unwrap_or_default(), NAMES.join(", "))
             }
             StrategyError::Unsupported { name, why } => write!(f, "strategy {name} cannot play these rules: {why}"),
         }
