@@ -241,3 +241,62 @@ fn version_takes_nothing_more() {
     assert!(err.contains("--version takes nothing after it, got `extra`"), "{err}");
     refused(&run(&["-V", "--help"]));
 }
+
+// Item 6: reproducible random bots.
+
+/// README's bot (a random order of the cells, seeded by `game K SEED`) in a run of
+/// `simulate` with `extra` flags, as JSON.
+fn mini_run(extra: &[&str]) -> String {
+    let mini = format!("mini=python3 {}/tests/bots/mini.py", env!("CARGO_MANIFEST_DIR"));
+    let mut args = vec!["simulate", "--games", "60", "--strategies", "random", "--bot", &mini, "--format", "json"];
+    args.extend(extra);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    stdout_of(&out)
+}
+
+#[test]
+fn a_bot_seeded_by_its_games_gives_the_same_results_for_any_threads_and_shards() {
+    let one = mini_run(&["--threads", "1"]);
+    assert_eq!(mini_run(&["--threads", "1"]), one, "two runs on one thread differ");
+    assert_eq!(mini_run(&["--threads", "2"]), one, "one and two threads differ");
+    let dir = scratch("shards");
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let path = dir.join(format!("{k}.json"));
+        std::fs::write(&path, mini_run(&["--shard", &shard])).unwrap();
+        files.push(path.display().to_string());
+    }
+    let mut args = vec!["simulate", "merge"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout_of(&run(&args)), one, "the merged shards differ from the whole run");
+    // And the bot is random: not the same scans as the built-in random on every board.
+    assert!(one.contains("\"name\": \"mini\""), "{one}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_game_tells_the_bot_its_number_and_seed() {
+    // A bot that records what it reads: before each header, `game K SEED`.
+    let dir = scratch("record");
+    let log = dir.join("log");
+    let bot =
+        format!("rec=sh -c 'tee -a {} | python3 {}/tests/bots/mini.py'", log.display(), env!("CARGO_MANIFEST_DIR"));
+    let out =
+        run(&["simulate", "--games", "4", "--threads", "1", "--strategies", "linear", "--bot", &bot, "--seed", "9"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let starts: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(starts.len(), 4, "{text}");
+    for (k, line) in starts.iter().enumerate() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 3, "{line}");
+        assert_eq!(words[1], k.to_string(), "{line}");
+        assert!(words[2].parse::<u64>().is_ok(), "{line}");
+    }
+    let seeds: std::collections::HashSet<&str> = starts.iter().map(|l| l.split(' ').nth(2).unwrap_or("")).collect();
+    assert_eq!(seeds.len(), 4, "every game has its own seed: {text}");
+    assert!(text.lines().zip(text.lines().skip(1)).all(|(a, b)| !a.starts_with("game ") || b.starts_with("bay ")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
