@@ -300,3 +300,40 @@ fn each_game_tells_the_bot_its_number_and_seed() {
     assert!(text.lines().zip(text.lines().skip(1)).all(|(a, b)| !a.starts_with("game ") || b.starts_with("bay ")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Item 5: advise in a classic game.
+
+#[test]
+fn advise_takes_the_ships_afloat_by_name_and_checks_them() {
+    let grid = b".....\n.+...\n";
+    let by_name = common::run(&["advise", "--rules", "classic", "--afloat", "battleship,submarine"], grid);
+    let by_size = common::run(&["advise", "--rules", "classic", "--afloat", "4,3"], grid);
+    assert_eq!(by_name.status.code(), Some(0), "{}", stderr_of(&by_name));
+    assert!(stdout_of(&by_name).contains("fleet battleship 4, submarine 3,"), "{}", stdout_of(&by_name));
+    assert!(stdout_of(&by_size).contains("fleet battleship 4, cruiser 3,"), "{}", stdout_of(&by_size));
+    // The same layouts: the probabilities are the same.
+    let matrix = |o: &Output| stdout_of(o).lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(matrix(&by_name), matrix(&by_size));
+    // Classic has one destroyer.
+    let err = refused(&common::run(&["advise", "--rules", "classic", "--afloat", "4,3,3,2,2"], grid));
+    assert!(err.contains("`destroyer` given 2 times, but the fleet has 1 such ship"), "{err}");
+    assert!(err.contains("the fleet is carrier 5, battleship 4, cruiser 3, submarine 3, destroyer 2"), "{err}");
+    let err = refused(&common::run(&["advise", "--rules", "classic", "--afloat", "batleship"], grid));
+    assert!(err.contains("no ship called `batleship`") && err.contains("did you mean `battleship`?"), "{err}");
+    let err = refused(&common::run(&["advise", "--afloat", "4,4"], grid));
+    assert!(err.contains("ships of 4 cells given 2 times"), "{err}");
+    // Sunk cells of ships that may touch: why they cannot be read, and what to write.
+    let err = refused(&common::run(&["advise", "--rules", "classic"], b".....\n.###.\n.##..\n"));
+    assert!(err.contains("5 `#` cells cannot be split into ships: ships may touch"), "{err}");
+    assert!(err.contains("--afloat 'battleship,cruiser,submarine,destroyer'"), "{err}");
+    // Which works.
+    let out = common::run(
+        &["advise", "--rules", "classic", "--afloat", "battleship,cruiser,submarine,destroyer"],
+        b".....\n.###.\n.##..\n.....\n.....\n.....\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    // A drawn fleet by name.
+    let out =
+        common::run(&["advise", "--rules", "starwars", "--afloat", "X wing", "--seed", "1"], &b"....\n".repeat(6));
+    assert!(stdout_of(&out).contains("X wing"), "{}{}", stdout_of(&out), stderr_of(&out));
+}
