@@ -151,7 +151,7 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
     let entry = 34.0 + longest * font * 0.58;
     let w = (80.0 + 3.0 * entry).max(760.0);
     let h = SVG_HEIGHT + rows * line;
-    let (left, right, top_m) = (90.0, 30.0, 48.0);
+    let (left, right, top_m) = (110.0, 30.0, 48.0);
     let bottom = 2.6 * line + rows * line;
     let (pw, ph) = (w - left - right, h - top_m - bottom);
     let (lo, hi) = scan_range(stats);
