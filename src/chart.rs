@@ -148,7 +148,7 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
     let per_row = 3usize;
     let rows = stats.len().div_ceil(per_row).max(1) as f64;
     let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
-    let entry = 34.0 + longest * font * 0.58;
+    let entry = 44.0 + longest * font * 0.64;
     let w = (80.0 + 3.0 * entry).max(760.0);
     let h = SVG_HEIGHT + rows * line;
     let (left, right, top_m) = (110.0, 30.0, 48.0);

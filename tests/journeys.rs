@@ -337,3 +337,43 @@ fn advise_takes_the_ships_afloat_by_name_and_checks_them() {
         common::run(&["advise", "--rules", "starwars", "--afloat", "X wing", "--seed", "1"], &b"....\n".repeat(6));
     assert!(stdout_of(&out).contains("X wing"), "{}{}", stdout_of(&out), stderr_of(&out));
 }
+
+// Item 8: the course report, current and legible (the chart's text size is tested in
+// src/chart.rs; the PDF is rebuilt by report/build).
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_default()
+}
+
+#[test]
+fn the_report_agrees_with_readme_and_keeps_double_hyphens() {
+    let (readme, report) = (read("README.md"), read("report/report.md"));
+    // bayes's speed: the same runs in both.
+    let speed = "538 to 543";
+    assert!(readme.contains(speed) && report.contains(speed), "bayes's games per second differ");
+    assert!(!report.contains("130 games per second"), "the old figure");
+    // Outside code, pandoc turns `--` into an en dash: flags must sit in code, or be
+    // written &#45;&#45; in raw HTML.
+    let mut fenced = false;
+    for (k, line) in report.lines().enumerate() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let prose: String = line.split('`').step_by(2).collect();
+        let table_rule = prose.trim().chars().all(|c| "|-: ".contains(c));
+        assert!(fenced || table_rule || !prose.contains("--"), "report.md line {}: `--` outside code: {line}", k + 1);
+    }
+    // classes.dot: as many graphs as README says, each rendered to the SVG README names.
+    let dot = read("report/classes.dot");
+    let graphs = dot.lines().filter(|l| l.starts_with("digraph ")).count();
+    assert_eq!(graphs, 3);
+    assert!(readme.contains("`classes.dot` (the class diagram, three Graphviz graphs"), "README's classes.dot");
+    for svg in ["classes.svg", "classes-2.svg", "classes-3.svg"] {
+        assert!(readme.contains(svg) && read("report/build").contains(svg), "{svg}");
+    }
+    // What report/build installs, said in README.
+    let install = "apt-get install -y pandoc graphviz\nweasyprint";
+    assert!(readme.contains(install), "README does not say what report/build installs");
+    assert!(read("report/build").contains("apt-get install -y pandoc graphviz weasyprint"));
+}
