@@ -41,12 +41,11 @@ fn entry<'a>(json: &'a str, name: &str) -> &'a str {
 
 #[test]
 fn a_bot_that_plays_linear_gets_linears_results_exactly() {
-    // linear.py reads every kind of header; mini.py is the few lines README
-    // shows (straight fleets only).
+    // linear.py reads every kind of header (mini.py, the few lines README shows, plays
+    // a random order: tests/journeys.rs holds it to reproducible results).
     let py = format!("pylinear={}", bot("linear.py", ""));
-    let mini = format!("mini={}", bot("mini.py", ""));
     for (rules, bay, bots) in
-        [("problem-g", "10", vec![&py, &mini]), ("classic", "10", vec![&py, &mini]), ("starwars", "14", vec![&py])]
+        [("problem-g", "10", vec![&py]), ("classic", "10", vec![&py]), ("starwars", "14", vec![&py])]
     {
         let mut args = vec![
             "simulate",
@@ -271,7 +270,7 @@ fn bot_flags_are_checked() {
 #[test]
 fn the_readme_race_runs_from_the_repository() {
     // README's command, run where README runs it (the repository), on fewer games: the
-    // few-line bot races prob and bayes, and plays linear (the same mean as linear).
+    // few-line bot (cells in a random order seeded by each game's `game K SEED`) races prob and bayes.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["simulate", "--strategies", "prob,bayes", "--bot", "mini=python3 tests/bots/mini.py", "--games", "100"])
@@ -283,9 +282,7 @@ fn the_readme_race_runs_from_the_repository() {
         let row = text.lines().find(|l| l.starts_with(&format!("{name} ")) && l.split_whitespace().count() == 9);
         row.and_then(|r| r.split_whitespace().nth(1)).unwrap_or_else(|| panic!("no {name} in {text}")).to_string()
     };
-    let linear = stdout(&["simulate", "--strategies", "linear", "--games", "100"]);
-    assert_eq!(mean(&text, "mini"), mean(&linear, "linear"), "{text}");
-    for name in ["prob", "bayes"] {
+    for name in ["prob", "bayes", "mini"] {
         mean(&text, name);
     }
     assert!(text.contains("paired with prob") && text.contains("= mini (mean"), "{text}");

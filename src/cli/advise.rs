@@ -26,7 +26,7 @@ const FLAGS: &[Flag] = &[
         "NAME",
         "prob: the statement's likelihood scores (the default under\nProblem G's rules, no --fleet or --fleet-file); bayes: the\nprobability of a ship on each cell (the default otherwise)",
     ),
-    Flag::value("--afloat", "LIST", "sizes of the ships still afloat (default: the fleet, less\nthe sunk ships the # cells draw)"),
+    Flag::value("--afloat", "LIST", "the ships still afloat, by name or size (battleship,3);\ndefault: the fleet less the sunk ships the # cells draw"),
     Flag::value("--prior", "NAME", "bayes's prior: uniform (every layout equally likely) or\ngenerator (the law of this program's generator)")
         .default("uniform"),
     Flag::value("--format", "F", "text, or json: one object with the probabilities").default("text"),
@@ -53,39 +53,31 @@ INPUT
   cell:
     .  unknown    X  water (a miss, or known water)    +  a hit
     #  a cell of a ship already sunk (it leaves the fleet: see --afloat)
-  All rows equally long, at most 1,000,000 cells; CRLF line ends and empty
-  lines after the grid are fine. The input is read as a stream: reading stops
-  at the first error, and costs memory for the cells only.
+  All rows equally long, at most 1,000,000 cells, read as a stream (reading
+  stops at the first error); CRLF line ends and empty lines after it are fine.
 
 OUTPUT
-  prob:  `likelihood (...)` and the statement's matrix: row score + column score
-         over the cells not blocked, -1 for blocked cells (X, +, the diagonal
-         neighbours of hits, and every cell the rules prove to be water),
-         right-aligned. suggest: a certain ship cell if any, else the unknown
-         N/E/S/W neighbour of a hit with the highest score (prob's list), else
-         the highest score; ties go to the first cell in row-major order.
-  bayes: `ship probability (percent, ...)`: a percentage per cell (100 for hits,
-         0 for water; cells neither certain show 1 to 99): the weight of the
-         layouts of the ships afloat that agree with the grid and have a ship
-         there (every layout weighs the same under --prior uniform), exact when
-         they are few, estimated by sampling otherwise. suggest: the unknown
-         cell most likely to be a ship.
-  Then, for both, lines
-    suggest: (r,c)                 or `suggest: none` if no cell may hold a ship
-    certain water: (r,c) (r,c) ...    unknown cells that cannot hold a ship
-    certain ship: (r,c) ...           unknown cells that must hold a ship
-  (rows and columns from 0; `none` when empty).
+  prob:  the statement's likelihood matrix: row score + column score over the
+         cells not blocked; -1 for blocked cells (X, +, a hit's diagonals, cells
+         the rules prove water). suggest: a certain ship cell, else the hit's
+         N/E/S/W neighbour of highest score, else the highest score (ties: the
+         first cell in row-major order).
+  bayes: the chance of a ship on each cell, in percent: the weight of the
+         layouts of the ships afloat that agree with the grid and put a ship
+         there (exact when they are few, sampled otherwise). suggest: the
+         unknown cell most likely to be a ship.
+  Then `suggest: (r,c)` (or none), `certain water: CELLS` and `certain ship:
+  CELLS` (unknown cells the grid settles; none when empty).
   --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
   \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
   \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
-  empty input, rows of different lengths, a character other than . X x + #,
-  hits touching diagonally or a sunk ship when ships never touch, a line of hits
-  longer than the longest ship, more hits than the fleet's ship cells, a whole
-  ship the fleet has no room for, and any grid no layout agrees with (bayes).
+  an empty or ragged grid, a character other than . X x + #, hits or sunk ships
+  the rules forbid, more hits than the fleet has, an --afloat the fleet does not
+  have, and a grid no layout agrees with (bayes).
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// The two ways of advising.
@@ -167,20 +159,18 @@ impl Request {
 /// The ships still afloat: `--afloat`, else the fleet less the sunk ships the `#` cells
 /// draw (readable only when straight ships never touch).
 fn afloat(flags: &Parsed, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliError> {
+    let fleet = rules.fleet();
     if let Some(list) = flags.text("--afloat") {
-        let fleet = Fleet::parse_sizes(list).map_err(|e| CliError::Usage(format!("--afloat: {e}")))?;
-        return Ok(rules.fleet().naming(&fleet.sizes()));
+        return Ok(fleet.subset(&afloat_counts(list, fleet)?));
     }
     if !grid.wrecks().contains(&true) {
-        return Ok(rules.fleet().clone());
+        return Ok(fleet.clone());
     }
-    let sunk = (!rules.touch() && rules.fleet().is_straight()).then(|| grid.wreck_sizes()).flatten();
+    let sunk = (!rules.touch() && fleet.is_straight()).then(|| grid.wreck_sizes()).flatten();
     let Some(sunk) = sunk else {
-        return Err(CliError::Usage(
-            "the grid has sunk ships (#) whose sizes cannot be read from it here: give --afloat".into(),
-        ));
+        return Err(CliError::Usage(unreadable_wrecks(rules, grid)));
     };
-    let mut left = rules.fleet().sizes();
+    let mut left = fleet.sizes();
     for s in sunk {
         match left.iter().position(|&x| x == s) {
             Some(k) => {
@@ -193,7 +183,116 @@ fn afloat(flags: &Parsed, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliE
             }
         }
     }
-    Ok(rules.fleet().naming(&left))
+    Ok(fleet.naming(&left))
+}
+
+/// How many ships of each kind of `fleet` the `--afloat` list names: each item a ship's
+/// name (`battleship`, any case) or a size (`4`: the first kind of 4 cells with a ship
+/// left).
+/// Pre: none. Post: `Err(Usage)` for an unknown name or size, or more ships of a kind
+/// than the fleet has, naming the fleet.
+fn afloat_counts(list: &str, fleet: &Fleet) -> Result<Vec<usize>, CliError> {
+    let kinds = fleet.kinds();
+    let mut counts = vec![0usize; kinds.len()];
+    let the_fleet = format!("the fleet is {}", if fleet.is_empty() { "empty".into() } else { fleet.describe() });
+    for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let by_name = fleet.kind_named(item);
+        let by_size = || {
+            let size: usize = item.parse().ok()?;
+            let fits =
+                |k: &usize| kinds.get(*k).is_some_and(|kind| kind.shape.straight_line().map(|l| l.0) == Some(size));
+            let mut sized = (0..kinds.len()).filter(fits);
+            let first = sized.clone().next();
+            sized.find(|&k| counts.get(k) < kinds.get(k).map(|kind| &kind.count)).or(first)
+        };
+        let Some(k) = by_name.or_else(by_size) else {
+            let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+            let hint = super::args::nearest(item, &names).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+            return Err(CliError::Usage(format!(
+                "--afloat: no ship called `{}` in the fleet; {hint}{the_fleet}",
+                crate::game::input::shown(item.as_bytes())
+            )));
+        };
+        let (Some(count), Some(kind)) = (counts.get_mut(k), kinds.get(k)) else { continue };
+        *count += 1;
+        if *count > kind.count {
+            let what = if fleet.is_named() {
+                format!("`{}`", kind.name)
+            } else {
+                format!("ships of {} cells", kind.shape.size())
+            };
+            return Err(CliError::Usage(format!(
+                "--afloat: {what} given {} times, but the fleet has {}: {the_fleet}",
+                count,
+                crate::render::words::count(kind.count, "such ship")
+            )));
+        }
+    }
+    Ok(counts)
+}
+
+/// Why the `#` cells cannot be read as ships, and the `--afloat` to write: the lists
+/// of ships afloat that leave sunk ships with as many cells as the grid has `#`.
+fn unreadable_wrecks(rules: &Rules, grid: &StateGrid) -> String {
+    let fleet = rules.fleet();
+    let wrecks = grid.wrecks().iter().filter(|&&w| w).count();
+    let why = if !fleet.is_straight() {
+        "drawn ships' `#` cells are not read as shapes".to_string()
+    } else if rules.touch() {
+        "ships may touch under these rules (touch=yes), so a block of `#` can be one ship or several".to_string()
+    } else {
+        "a group of `#` cells is not one straight ship of 1 to 5 cells".to_string()
+    };
+    let kinds = fleet.kinds();
+    // Every way of choosing the sunk ships (per kind, 0 to its count) with `wrecks` cells.
+    let mut options: Vec<Vec<usize>> = Vec::new();
+    let mut sunk = vec![0usize; kinds.len()];
+    let mut tried = 0usize;
+    loop {
+        let cells: usize = sunk.iter().zip(kinds).map(|(&n, k)| n * k.shape.size()).sum();
+        if cells == wrecks {
+            options.push(sunk.clone());
+        }
+        tried += 1;
+        // The next choice, like counting with digit k running from 0 to kinds[k].count.
+        let mut k = 0;
+        while let (Some(n), Some(kind)) = (sunk.get_mut(k), kinds.get(k)) {
+            if *n < kind.count {
+                *n += 1;
+                break;
+            }
+            *n = 0;
+            k += 1;
+        }
+        if k >= kinds.len() || tried >= 100_000 {
+            break;
+        }
+    }
+    let name = |k: usize| kinds.get(k).map_or(String::new(), |kind| kind.name.clone());
+    let afloat_of = |sunk: &[usize]| -> String {
+        let mut items = Vec::new();
+        for (k, kind) in kinds.iter().enumerate() {
+            for _ in 0..kind.count.saturating_sub(sunk.get(k).copied().unwrap_or(0)) {
+                items.push(name(k));
+            }
+        }
+        items.join(",")
+    };
+    let cells = crate::render::words::count(wrecks, "`#` cell");
+    match options.as_slice() {
+        [] => format!("the grid's {cells} cannot be split into ships: {why}; and no ships of the fleet ({}) have exactly that many cells", fleet.describe()),
+        [one] => format!(
+            "the grid's {cells} cannot be split into ships: {why}; give the ships still afloat: --afloat '{}'",
+            afloat_of(one)
+        ),
+        [first, second, ..] => format!(
+            "the grid's {cells} cannot be split into ships: {why}; give the ships still afloat, e.g. --afloat '{}' or --afloat '{}' ({} ways of sinking {} cells)",
+            afloat_of(first),
+            afloat_of(second),
+            options.len(),
+            wrecks
+        ),
+    }
 }
 
 /// The rules' deductions, or the grid's inconsistency as a `CliError`.

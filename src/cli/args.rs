@@ -313,7 +313,10 @@ impl Parsed {
             None => Ok(None),
             Some(v) => match choices.iter().find(|c| **c == v) {
                 Some(c) => Ok(Some(c)),
-                None => Err(expected(name, &one_of(choices), v)),
+                None => {
+                    let hint = nearest(v, choices).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
+                    Err(CliError::Usage(format!("{}{hint}", expected(name, &one_of(choices), v))))
+                }
             },
         }
     }

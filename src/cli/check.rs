@@ -93,7 +93,10 @@ pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
     for name in text.split(',').map(str::trim) {
         if !strategy::NAMES.contains(&name) {
             return Err(CliError::Usage(format!(
-                "--strategies: unknown strategy `{name}`; valid names: {}",
+                "--strategies: unknown strategy `{name}`; {}valid names: {}",
+                super::args::nearest(name, &strategy::NAMES)
+                    .map(|n| format!("did you mean `{n}`? "))
+                    .unwrap_or_default(),
                 strategy::NAMES.join(", ")
             )));
         }

@@ -4,21 +4,15 @@
 use super::args::{Flag, Parsed};
 use super::CliError;
 use crate::game::fleet::Fleet;
-use crate::game::rules::{Rules, RulesError, Sunk, PRESETS};
-use std::fmt::Write as _;
+use crate::game::rules::{Rules, RulesError, Sunk};
 
 /// The rules flags, a group of every command's table.
 pub(crate) const RULE_FLAGS: &[Flag] = &[
-    Flag::value("--rules", "NAME", "the game: problem-g, classic, russian or starwars\n(see PRESETS below)")
-        .default("problem-g"),
+    Flag::value("--rules", "NAME", "problem-g, classic, russian or starwars (see `help rules`)").default("problem-g"),
     Flag::value("--touch", "yes|no", "may ships touch? (overrides the preset)"),
-    Flag::value(
-        "--sunk",
-        "WHAT",
-        "what a probe that completes a ship answers: none,\nyes or named (overrides the preset)",
-    ),
+    Flag::value("--sunk", "WHAT", "none, yes or named: what completing a ship answers"),
     Flag::value("--fleet", "LIST", "ship sizes, e.g. 5,4,3,3,2 (ships then named by size)"),
-    Flag::value("--fleet-file", "FILE", "ships of any shape, drawn in FILE (see FLEET FILES)"),
+    Flag::value("--fleet-file", "FILE", "ships of any shape, drawn (see `help fleet-file`)"),
     Flag::value("--rotate", "yes|no", "may drawn ships turn? (overrides the preset)"),
 ];
 
@@ -69,39 +63,6 @@ fn read_fleet_file(path: &str) -> Result<String, CliError> {
         return Err(CliError::Usage(format!("--fleet-file: `{path}` is larger than {MAX_FLEET_FILE} bytes")));
     }
     String::from_utf8(bytes).map_err(|_| CliError::Usage(format!("--fleet-file: `{path}` is not UTF-8 text")))
-}
-
-/// The presets, one paragraph each, and the fleet-file format, for help texts.
-/// Pre: none. Post: lines of at most 80 columns.
-pub(crate) fn presets_help() -> String {
-    let mut out =
-        String::from("PRESETS (--rules NAME; --touch, --sunk, --fleet, --fleet-file and --rotate\nchange one part)\n");
-    for p in &PRESETS {
-        let rules = Rules::preset(p.name).unwrap_or_default();
-        let _ = writeln!(out, "  {:<10} {}", p.name, p.summary);
-        let _ = writeln!(
-            out,
-            "  {:<10} touch={} sunk={} rotate={}, bay {}x{}",
-            "",
-            if p.touch { "yes" } else { "no" },
-            p.sunk.word(),
-            if p.rotate { "yes" } else { "no" },
-            p.bay.0,
-            p.bay.1
-        );
-        let _ = writeln!(out, "  {:<10} fleet: {}", "", rules.fleet().describe());
-    }
-    out.push_str(
-        "\nFLEET FILES (--fleet-file FILE)\n\
-         \x20 Each ship is a name line, then its drawing, one line per row: X a ship cell,\n\
-         \x20 . a gap. Ships are separated by blank lines; a line starting with # is a\n\
-         \x20 comment. A name has letters, digits, -, _ and spaces only. Example:\n\
-         \x20   Y wing\n\
-         \x20   X.X\n\
-         \x20   X.X\n\
-         \x20   .X.\n",
-    );
-    out
 }
 
 /// Refuses a judge input whose ships are not the fleet `--fleet` or `--fleet-file`

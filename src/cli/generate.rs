@@ -38,7 +38,7 @@ Ships are placed largest first, each uniformly among the positions still valid
 touching); a fleet that gets stuck starts again. A fleet that cannot fit gives
 an error.
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Prints a random judge input.

@@ -32,12 +32,9 @@ pub const COMMAND: Command = Command {
     after: "\
 INPUT
   Three lines: a strategy name; `rows cols n`; then n ships, each
-  `row col size E|S` (first cell from 0, 1 to 5 cells, running East or South).
-  Any whitespace separates the numbers; the ship list may span lines. With a
-  fleet of drawn ships (--fleet-file, --rules starwars) a ship is `row col K T`:
-  the top-left corner of its box, its number K in the fleet file, its turn T (N
-  as drawn, E, S or W a quarter, half or three-quarter turn clockwise). Ships
-  may touch when the rules (--rules, --touch) allow it.
+  `row col size E|S` (first cell from 0, 1 to 5 cells, running East or South),
+  separated by any whitespace (drawn ships: `help fleet-file`). Ships may touch
+  only when the rules allow it (`help rules`).
 
 OUTPUT
   The number of scans, then the final grid, one line per row:
@@ -46,17 +43,30 @@ OUTPUT
   With a fleet of named or drawn ships, one line per ship comes first: NAME at
   (r,c), or NAME: N possible places when ships that touch leave several.
   --strategy all: one line `NAME SCANS` per strategy the rules and the board's
-  size allow (density and density-random play at most 4,194,304 cells; json:
-  {\"strategies\": [{\"name\", \"scans\"}, ...]}).
-  --format json: {\"scans\": N, \"grid\": [\"++.\", ...]}, with \"ships\": [{\"name\",
-  \"at\": [r, c]} or {\"name\", \"places\": N}] before \"grid\" for such fleets.
+  size allow (density and density-random play at most 4,194,304 cells). json:
+  {\"scans\": N, \"grid\": [\"++.\", ...]} (\"ships\" before \"grid\" for such
+  fleets; all: {\"strategies\": [{\"name\", \"scans\"}, ...]}).
 ",
     extra: Some(extra_help),
 };
 
-/// The strategies and the rule presets.
+/// The strategies.
 fn extra_help() -> String {
-    format!("STRATEGIES\n{}\n{}", strategy::help_list(), game::presets_help())
+    let names = strategy::NAMES.join(", ");
+    let mut out = String::from("STRATEGIES (what each does and the rules it plays: `help strategies`)\n");
+    let mut line = String::from(" ");
+    for word in names.split(' ') {
+        if line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// Solves the judge input.
@@ -99,8 +109,7 @@ fn every_strategy(
 ) -> Result<(), CliError> {
     let mut results = Vec::new();
     let cells = board.rows().saturating_mul(board.cols());
-    let plays = |e: &&strategy::Entry| (e.supports)(board.rules()).is_ok() && e.max_cells >= cells;
-    for entry in strategy::STRATEGIES.iter().filter(plays) {
+    for entry in strategy::supporting(board.rules()).filter(|e| e.max_cells >= cells) {
         let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
         let record = strategy::solve(s.as_mut(), &mut Referee::new(board))?;
         results.push((entry.name, record.scans()));

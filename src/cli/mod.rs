@@ -16,6 +16,7 @@ pub(crate) mod referee;
 mod serve;
 mod simulate;
 mod testset;
+mod topics;
 mod trace;
 
 use crate::game::input::InputError;
@@ -353,12 +354,22 @@ fn top_help() -> String {
     for c in &COMMANDS {
         let _ = writeln!(out, "  {:<width$}  {}", c.spec.name, c.spec.summary);
     }
+    out.push_str("  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n");
+    let topics: Vec<String> = topics::TOPICS.iter().map(|t| format!("`help {}`", t.name)).collect();
+    let _ = writeln!(out, "TOPICS: {}", topics.join(", "));
     out.push_str(
-        "  help CMD  print a command's help (also: spot-the-ships CMD --help)\n\n\
-         Errors go to stderr as one line starting with `error: `, with exit status 2\n\
-         (check exits with 1 when a case was not accepted).\n",
+        "\nspot-the-ships --version (or -V) prints the version. Errors go to stderr as\n\
+         one line starting with `error: `, with exit status 2 (check exits with 1 when\n\
+         a case was not accepted).\n",
     );
     out
+}
+
+/// The names `help` takes: the commands, then the topics.
+fn help_names() -> Vec<&'static str> {
+    let mut names = command_names();
+    names.extend(topics::TOPICS.iter().map(|t| t.name));
+    names
 }
 
 /// Runs the command named by `args` (without the program name).
@@ -384,6 +395,12 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
+            if let Some(extra) = rest.first() {
+                return Err(CliError::Usage(format!(
+                    "--version takes nothing after it, got `{}`",
+                    crate::game::input::shown(extra.as_bytes())
+                )));
+            }
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;
             Ok(())
         }
@@ -424,14 +441,18 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
         [name] => match COMMANDS.iter().find(|c| c.spec.name == name.as_str()) {
             Some(entry) => entry.spec.help(),
             None if name == "judge" => top_help(),
-            None => {
-                let hint =
-                    args::nearest(name, &command_names()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                return Err(CliError::Usage(format!(
-                    "help: unknown command `{name}`; {hint}commands: {}",
-                    command_names().join(", ")
-                )));
-            }
+            None => match topics::TOPICS.iter().find(|t| t.name == name.as_str()) {
+                Some(topic) => (topic.text)(),
+                None => {
+                    let hint =
+                        args::nearest(name, &help_names()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                    return Err(CliError::Usage(format!(
+                        "help: unknown command or topic `{name}`; {hint}commands: {}; topics: {}",
+                        command_names().join(", "),
+                        topics::TOPICS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+                    )));
+                }
+            },
         },
         _ => return Err(CliError::Usage("help: give one command name, e.g. `help simulate`".into())),
     };

@@ -100,7 +100,16 @@ const FLAGS: &[Flag] = &[
         "N",
         "instead of a fleet: only the number of ship cells (bayes\nthen plays its fallback, parity, which needs no fleet)",
     ),
-    Flag::value("--strategy", "NAME", "the strategy that probes").default("prob"),
+    Flag::value(
+        "--strategy",
+        "NAME",
+        "the strategy that probes (default: prob; when the rules\nrule prob out, the strongest they allow: bayes)",
+    ),
+    Flag::value(
+        "--referee",
+        "CMD",
+        "start the program CMD as the other side: play reads its\nheader and answers, and sends it the probes; play's result\nstays on stdout (CMD split into words as --bot's, no shell)",
+    ),
     Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
     Flag::value("--coords", "HOW", "numbers: ask `? r c` (from 0); letters: ask `? B7` (rows\nA, B, ..., Z, AA, ...; columns from 1)")
         .default("numbers"),
@@ -116,65 +125,66 @@ pub const COMMAND: Command = Command {
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
-PROTOCOL
-  Without --rows and --cols, play first reads a referee's header (as `referee`
-  writes it):
-    bay ROWS COLS
-    fleet SIZES                 comma-separated, largest first
-    names NAMES                 when the ships have names, in the same order
-    rules touch=yes|no sunk=none|yes|named
-  (a fleet of drawn ships: `fleet-file`, the file's lines, `end`, and the rules
-  line adds rotate=yes|no). Then for each probe, one line on stdout:   ? r c
-  (row r and column c, counted from 0 at the top left). Answer with one line:
+PROTOCOL (all of it: `help protocol`)
+  Without --rows and --cols, play first reads a referee's header (bay, fleet,
+  names and rules lines, as `referee` writes it) from stdin, or from the
+  --referee program. For each probe it writes `? r c` (row and column from 0)
+  and reads one answer line (any case):
     hit, h or 1        a ship cell
     miss, m or 0       water
-    sunk, sunk NAME    the last cell of a ship (rules with sunk=yes or named;
-                       NAME is the ship's name, or its size)
+    sunk, sunk NAME    the last cell of a ship (rules with sunk=yes or named)
     undo               take back the last answer (the strategy starts again
                        and replays the answers before it)
-  (any case; surrounding spaces ignored). stdout is flushed after every line, so
-  a referee program can play over pipes: `referee` and `play` connect through
-  two pipes. No cell is asked twice. When ships may not touch, the strategy may
-  mark cells as water without asking.
-
-  At a terminal, the board so far is drawn on stderr after each answer (bays of
-  up to 10,000 cells; colour as --color says), and an impossible answer is
-  explained and asked again.
-
-  When every ship cell is found, stdout ends with what the judge prints: the
-  number of probes, then the grid (+ ship found, X water probed or deduced, .
-  never probed). After a header, the referee's `done N` is read and checked.
+  No cell is asked twice; when ships may not touch, cells may be marked water
+  without asking. At a terminal the board so far is drawn on stderr after each
+  answer (bays of up to 10,000 cells), and an impossible answer is asked again.
+  At the end stdout gets what the judge prints: the number of probes and the
+  grid (placement lines first for named or drawn fleets); after a header, the
+  referee's `done N` is read and checked.
 
 ERRORS (one `error: ` line on stderr, exit status 2)
-  a bad answer      at a terminal: explained on stderr and asked again; over
-                    pipes: error
-  end of input      before every ship cell is found, or after a header where
-                    the referee's `done N` is due
-  too large         --cells more than the bay can hold (about half its cells
-                    when ships may not touch); answer lines over 1,000 bytes
-  contradiction     an answer the rules make impossible: more hits than ship
-                    cells, a ship sunk twice, and when straight ships may not
-                    touch a hit diagonal to another hit or a line of hits longer
-                    than the longest ship; or no cell left with ship cells
-                    still missing
+  a bad answer over pipes, the end of input before every ship cell is found (or
+  where the referee's `done N` is due), --cells more than the bay can hold, answer
+  lines over 1,000 bytes, an answer the rules make impossible (more hits than ship
+  cells, a ship sunk twice, a hit diagonal to another when ships never touch,
+  ...), and a --referee program that fails (its last stderr line is shown).
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Runs `play`.
-/// Pre: none. Post: on `Ok`, stdout holds the questions, then the count and the final
-/// grid; on `Err` (bad flags, bad or missing answers, contradictions) nothing more is
-/// written after the last question.
+/// Pre: none. Post: on `Ok`, stdout holds the questions (none with `--referee`: they
+/// go to the referee), then the count and the final grid; on `Err` (bad flags, bad or
+/// missing answers, contradictions) nothing more is written after the last question.
+/// A referee started by `--referee` has ended (waited for, or killed) when it returns.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if let Some(url) = flags.text("--url") {
         return super::play_url::run(flags, url, io);
     }
-    let name = flags.text("--strategy").unwrap_or("prob");
+    match flags.text("--referee") {
+        Some(command) => against_referee(flags, io, command),
+        None => play(flags, io, None),
+    }
+}
+
+/// Plays through `io` (answers from its stdin, questions to its stdout); the result
+/// goes to `result_to`, or to `io.stdout` when `None`.
+fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>) -> Result<(), CliError> {
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let letters = flags.choice("--coords", &["numbers", "letters"])? == Some("letters");
     let color = super::use_color(flags, io.stderr_tty)?;
     let flag_rules = game::rules(flags)?;
     let from_header = !flags.has("--rows") && !flags.has("--cols");
+    if from_header && io.stdin_tty {
+        let (rows, cols) = flag_rules.bay();
+        writeln!(
+            io.stderr,
+            "reading a referee's header from the terminal (`bay ROWS COLS`, the fleet, the rules: see `spot-the-ships \
+             help play`); to answer the probes yourself give the bay, e.g. `--rows {rows} --cols {cols}` (the rules' bay); \
+             to play a referee program: `--referee CMD`"
+        )?;
+        io.stderr.flush()?;
+    }
     let game = if from_header {
         match Header::read(&mut *io.stdin, &flag_rules).map_err(|e| CliError::Invalid(e.to_string()))? {
             Some(h) => h,
@@ -213,6 +223,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         Placer::with_rules(rows, cols, &game.rules).check(game.rules.fleet())?;
         Ships::Fleet
     };
+    let name = flags.text("--strategy").unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules));
     strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
     if io.stdin_tty {
         let ask = if letters { "`? B7`" } else { "`? row col`" };
@@ -262,12 +273,166 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if from_header {
         check_done(&mut *io.stdin, record.scans())?;
     }
+    let out: &mut dyn Write = match result_to {
+        Some(out) => out,
+        None => &mut *io.stdout,
+    };
     if fleet_known {
-        io.stdout.write_all(super::ship_lines(&record, &rules).as_bytes())?;
+        out.write_all(super::ship_lines(&record, &rules).as_bytes())?;
     }
-    record.write_output(None, io.stdout)?;
-    io.stdout.flush()?;
+    record.write_output(None, out)?;
+    out.flush()?;
     Ok(())
+}
+
+/// How long a referee may take to exit once the game is over and its input closed.
+const REFEREE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Bytes kept of the end of the referee's stderr.
+const REFEREE_STDERR_KEPT: usize = 4096;
+
+/// A referee program started by `--referee`: killed and waited for when dropped, so no
+/// process outlives `play`.
+struct Referee {
+    child: std::process::Child,
+    /// The program, as named in messages.
+    program: String,
+    /// The end of its stderr, filled by a thread.
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Referee {
+    /// Starts `argv` with its stdin, stdout and stderr piped.
+    /// Pre: none. Post: `Err` naming the program when it cannot start.
+    fn start(argv: &[String]) -> Result<(Referee, std::process::ChildStdin, std::process::ChildStdout), CliError> {
+        use std::process::{Command, Stdio};
+        let (program, args) =
+            argv.split_first().ok_or_else(|| CliError::Usage("--referee: the command is empty".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| CliError::Io(super::stream_error(&format!("--referee: cannot start `{program}`"), e)))?;
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let mut referee =
+            Referee { child, program: program.clone(), stderr: std::sync::Arc::clone(&stderr), reader: None };
+        let (Some(to), Some(from), Some(mut errors)) = pipes else {
+            return Err(CliError::Invalid(format!("--referee: `{program}` started without its pipes")));
+        };
+        referee.reader = std::thread::Builder::new()
+            .name("referee stderr".into())
+            .spawn(move || {
+                use std::io::Read;
+                let mut chunk = [0u8; 1024];
+                while let Ok(n @ 1..) = errors.read(&mut chunk) {
+                    if let Ok(mut kept) = stderr.lock() {
+                        kept.extend_from_slice(chunk.get(..n).unwrap_or_default());
+                        let over = kept.len().saturating_sub(REFEREE_STDERR_KEPT);
+                        kept.drain(..over);
+                    }
+                }
+            })
+            .ok();
+        Ok((referee, to, from))
+    }
+
+    /// Waits up to `grace` for the referee to exit; kills it after that.
+    /// Pre: its input is closed (or it is meant to be killed). Post: the process is
+    /// reaped; `Some(status)` when it exited by itself.
+    fn end(&mut self, grace: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(5))
+                }
+                _ => break,
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        None
+    }
+
+    /// Why the referee failed, from its exit status and the last line of its stderr.
+    fn failure(&mut self, status: std::process::ExitStatus) -> CliError {
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        let text = self.stderr.lock().map(|k| String::from_utf8_lossy(&k).into_owned()).unwrap_or_default();
+        let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
+        let said = last.map(|l| format!(": {}", l.chars().filter(|c| !c.is_control()).take(300).collect::<String>()));
+        let said = said.unwrap_or_default();
+        CliError::Invalid(format!("the referee `{}` stopped ({status}){said}", self.program))
+    }
+}
+
+impl Drop for Referee {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// `play --referee CMD`: starts CMD, plays against it, and waits for it to end.
+/// Pre: none. Post: the referee has ended (one still running [`REFEREE_GRACE`] after
+/// the game is killed); a failure of the referee (an exit status other than 0) is the
+/// error, with the last line it wrote on stderr.
+fn against_referee(flags: &Parsed, io: &mut Streams<'_>, command: &str) -> Result<(), CliError> {
+    if flags.has("--rows") || flags.has("--cols") {
+        return Err(CliError::Usage(
+            "--referee: the referee's header gives the bay; leave out --rows and --cols".into(),
+        ));
+    }
+    let argv = crate::tools::simulate::arena::split_command(command).map_err(|e| CliError::Usage(format!("--referee: {e}")))?;
+    let (mut referee, mut to, from) = Referee::start(&argv)?;
+    let mut from = std::io::BufReader::new(from);
+    let outcome = {
+        let Streams { stdout, stderr, stderr_tty, .. } = &mut *io;
+        let mut link = Streams {
+            stdin: &mut from,
+            stdout: &mut to,
+            stderr: &mut **stderr,
+            stdin_tty: false,
+            stdout_tty: false,
+            stderr_tty: *stderr_tty,
+        };
+        play(flags, &mut link, Some(&mut **stdout))
+    };
+    // A referee that stopped first (bad flags, a probe it refused) is the cause of
+    // whatever play saw: give it a moment to exit and say so.
+    let grace = if outcome.is_ok() { REFEREE_GRACE } else { std::time::Duration::from_millis(300) };
+    let status = {
+        let until = std::time::Instant::now() + grace;
+        let mut status = None;
+        while status.is_none() && std::time::Instant::now() < until && outcome.is_err() {
+            status = referee.child.try_wait().ok().flatten();
+            if status.is_none() {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+        drop(to);
+        drop(from);
+        match status {
+            Some(s) => Some(s),
+            None if outcome.is_ok() => referee.end(grace),
+            None => {
+                referee.end(std::time::Duration::ZERO);
+                None
+            }
+        }
+    };
+    match (outcome, status) {
+        (_, Some(status)) if !status.success() => Err(referee.failure(status)),
+        (outcome, _) => outcome,
+    }
 }
 
 /// Reads the referee's `done N` after the last answer.

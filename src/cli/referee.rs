@@ -38,15 +38,14 @@ PROTOCOL (one line each way; stdout is flushed after every line)
   Then the player writes `? r c` (row and column from 0) and the referee
   answers `hit`, `miss`, `sunk` or `sunk NAME` as the rules say. After the
   answer that finds the last ship cell it writes `done N` (N probes) and exits
-  0. Connect it to play through two pipes, e.g. with a FIFO:
-    mkfifo f
-    spot-the-ships referee --rules classic < f | spot-the-ships play > f
+  0 (`help protocol` has it all). play starts it for you:
+    spot-the-ships play --referee 'spot-the-ships referee --rules classic'
 
 ERRORS (one `error: ` line on stderr, exit status 2)
   a probe outside the bay or asked twice, a line that is not `? r c`, or the end
   of the player's input before every ship cell was found.
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Runs `referee`.

@@ -21,7 +21,7 @@ const FLAGS: &[Flag] = &[
     Flag::value(
         "--strategies",
         "LIST",
-        "strategies to compare, or all; each is paired with the\nones before it, board by board",
+        "strategies to compare, or all (every one the rules allow),\neach paired with the ones before it; default: the\nstatement's four, or all when the rules rule one out",
     )
     .default("random,linear,smart,prob"),
     Flag::value("--seed", "S", "master seed").default("2021"),
@@ -55,43 +55,28 @@ pub const COMMAND: Command = Command {
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
     after: "\
-Every strategy plays the very same boards. Game i places the fleet with its own
-random stream drawn from the seed and i: ships largest first, each uniformly
-among the valid positions; a fleet that gets stuck starts again. Progress goes
-to stderr when stderr is a terminal and the run lasts more than a second.
+Every strategy plays the very same boards: game i places the fleet (largest
+ship first, each uniformly among the valid places) from the seed and i alone.
+Progress goes to stderr at a terminal when the run lasts more than a second.
 
 SHARDS (one study spread over machines)
-  Game i depends only on the seed and i, so a run splits exactly: run
   `simulate --shard K/N --format json > K.json` for K = 0 to N-1 (same flags,
   any machines, any --threads), then `simulate merge 0.json ... > all.json`:
-  the merged JSON is byte for byte the whole run's. The JSON of a shard counts
-  its own games and ends with \"shard\": {\"index\": K, \"count\": N,
-  \"run_games\": G}; merge refuses shards of different runs, a shard given twice
-  and a missing one. `merge --format text|csv` prints the merged run like a run.
+  byte for byte the whole run's JSON (see `help simulate merge`).
 
 BOTS (your own program in the race: --bot NAME=CMD, repeatable)
-  CMD is split into words ('...' and \"...\" group words; there is no shell: for
-  pipes or variables use sh -c '...') and started once per thread. For each
-  game the bot reads the header `referee` writes (bay, fleet, names, rules
-  lines: see `help referee`), writes `? r c` lines and reads hit, miss, sunk or
-  sunk NAME after each, then reads `done N`; the next game's header follows,
-  and its input ends after the last game. Its stdout is for probes only (flush
-  each); its stderr is kept, and its last line shown if it forfeits. A bot
-  comes after --strategies, or where its NAME is in --strategies (it may be the
-  reference). NAME: letters, digits, '-', '_', '.'; not a built-in strategy.
-  A bot forfeits a game with a line that is not a probe, a probe outside the
-  bay or repeated, more than --move-time per probe, or the end of its output:
-  the run stops with an error naming the bot, the game and how to replay it
-  alone. With --forfeit-as-max the game counts rows*cols scans, a new process
-  plays on, and the report says how many games each bot forfeited.
+  CMD is split into words ('...' and \"...\" group words; no shell: for pipes
+  use sh -c '...') and started once per thread; it plays the games through
+  the protocol (`help protocol`), each after a `game K SEED` line. A bot comes
+  after --strategies, or where its NAME is in --strategies. A forfeit (a bad
+  line, a probe outside or repeated, over --move-time) stops the run with an
+  error naming the game; with --forfeit-as-max the game counts rows*cols.
     simulate --strategies prob,bayes --bot mine='python3 bot.py'
 
 The paired comparison takes each strategy in turn as the reference of the ones
-after it: on how many boards each needed fewer, as many or more scans, and the
-share where it was at least as good (fewer or as many). JSON gives the same as
-\"vs_earlier\" (and \"vs_first\", the comparison with the first strategy).
+after it: the share of boards where each needed fewer, as many or more scans.
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// `simulate merge`'s command line (reached as `simulate merge ...`).
@@ -184,7 +169,12 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     }
     let rules = game::rules(flags)?;
     let (rows, cols) = game::bay(flags, &rules)?;
-    let mut strategies = strategy_list(flags.text("--strategies").unwrap_or_default(), &rules)?;
+    // The statement's four by default; under rules one of them cannot play, every
+    // strategy that can.
+    let listed = flags.text("--strategies").unwrap_or_default();
+    let ruled_out = !flags.has("--strategies")
+        && listed.split(',').any(|name| !strategy::supporting(&rules).any(|e| e.name == name.trim()));
+    let mut strategies = strategy_list(if ruled_out { "all" } else { listed }, &rules)?;
     let bots = bot_list(flags)?;
     for (name, _) in &bots {
         if !strategies.contains(name) {
@@ -270,7 +260,7 @@ fn strategy_list(text: &str, rules: &Rules) -> Result<Vec<String>, CliError> {
     let mut out = Vec::new();
     for name in text.split(',').map(str::trim) {
         if name == "all" {
-            out.extend(strategy::STRATEGIES.iter().filter(|e| (e.supports)(rules).is_ok()).map(|e| e.name.to_string()));
+            out.extend(strategy::supporting(rules).map(|e| e.name.to_string()));
         } else {
             out.push(name.to_string());
         }

@@ -67,31 +67,24 @@ pub const COMMAND: Command = Command {
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::File,
     after: "\
-The input is a judge input (strategy name; `rows cols n`; n ships `row col size
-E|S`), read from FILE or standard input.
+The input is a judge input (see `spot-the-ships --help`), from FILE or stdin.
 
 OUTPUT
   A first line names the strategy and the board. Then one block per scan:
     scan K: (r,c) from SOURCE, hit|miss
-                          K counts scans from 1; (r,c) is the probed cell (row,
-                          column, from 0); SOURCE is where the strategy took it:
-                          row-major order (linear), list front (smart, prob),
-                          matrix (prob), random order
+                          K from 1; (r,c) row and column from 0; SOURCE: where
+                          the strategy took the cell (row-major order, list
+                          front, matrix, random order)
       likelihood matrix read to choose it:
-                          prob only, when its list was empty: the matrix just
-                          before this probe, -1 for blocked (probed or
-                          eliminated) cells
+                          prob, when its list was empty: the matrix before the
+                          probe, -1 for blocked (probed or eliminated) cells
       eliminated: CELLS   cells marked water without a scan in this step, or
                           none
-      LIST: CELLS         the strategy's list after the step, front first:
-                          smart's boardList (first 12 cells, then how many
-                          more), prob's whole highProbabilityList; linear and
-                          random have none
-      board:              the board after the step, drawn as the judge draws it:
-                          + spotted ship, X water scanned or eliminated,
-                          O ship not spotted yet, . water never scanned
-  It ends with `judge output:` and exactly what the judge prints: the number of
-  scans, then the final grid.
+      LIST: CELLS         the strategy's list after the step: smart's boardList
+                          (first 12 cells), prob's highProbabilityList
+      board:              the board as the judge draws it: + spotted ship, X
+                          water, O ship not spotted yet, . water never scanned
+  It ends with `judge output:` and exactly what the judge prints.
 
   With --limit N, the blocks stop after scan N; a line `... K more scans not
   shown (--limit N)` comes before the judge's output. Boards over 10,000 cells
@@ -108,7 +101,7 @@ OUTPUT
   (bold when eliminated in this step), the cell probed in this step black on
   green.
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Runs `trace`: the judge input on stdin, the trace on stdout.

@@ -363,6 +363,23 @@ impl Fleet {
         items.join(", ")
     }
 
+    /// The ships of this fleet that `counts` keeps: `counts[k]` ships of kind `k` (a
+    /// missing count is 0); kinds left with no ship are dropped, names and order kept.
+    /// Pre: none. Post: no kind has more ships than in this fleet; all counts equal to
+    /// this fleet's give this fleet.
+    pub fn subset(&self, counts: &[usize]) -> Fleet {
+        let kinds: Vec<Kind> = self
+            .kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(k, kind)| {
+                let count = counts.get(k).copied().unwrap_or(0).min(kind.count);
+                (count > 0).then(|| Kind { count, ..kind.clone() })
+            })
+            .collect();
+        Fleet::from_kinds(kinds, self.named)
+    }
+
     /// This fleet's names given to the ships `sizes` (straight ships, any order): when
     /// they are exactly this fleet's sizes, each gets a kind of this fleet (equal sizes
     /// in order: the first 3-cell ship is the first 3-cell kind); otherwise the ships
@@ -421,6 +438,16 @@ mod tests {
         assert!(Fleet::parse_sizes("6").unwrap_err().contains("`6`"));
         assert!(Fleet::parse_sizes("2,,3").is_err());
         assert!(Fleet::parse_sizes("x").is_err());
+    }
+
+    #[test]
+    fn subsets_keep_names_and_cap_counts() {
+        let f = Fleet::named(&[("carrier", 5), ("cruiser", 3), ("destroyer", 2)]);
+        assert_eq!(f.subset(&[1, 1, 1]), f);
+        let some = f.subset(&[0, 1, 3]);
+        assert_eq!(some.describe(), "cruiser 3, destroyer 2");
+        assert_eq!(Fleet::of_sizes(&[3, 3, 1]).subset(&[1, 1]).sizes(), vec![3, 1]);
+        assert!(f.subset(&[]).is_empty());
     }
 
     #[test]

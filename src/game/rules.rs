@@ -216,7 +216,13 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::UnknownPreset(name) => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-                write!(f, "--rules: no rules called `{name}`; presets: {}", names.join(", "))
+                let hint = crate::cli::args::nearest(name, &names).map(|n| format!("did you mean `{n}`? "));
+                write!(
+                    f,
+                    "--rules: no rules called `{name}`; {}presets: {}",
+                    hint.unwrap_or_default(),
+                    names.join(", ")
+                )
             }
             RulesError::Fleet(why) => write!(f, "--fleet: {why}"),
             RulesError::FleetFile { path, error } => write!(f, "--fleet-file: {path}: {error}"),

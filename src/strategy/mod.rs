@@ -241,7 +241,8 @@ impl std::fmt::Display for StrategyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StrategyError::Unknown(name) => {
-                write!(f, "unknown strategy `{name}`; valid names: {}", NAMES.join(", "))
+                let hint = crate::cli::args::nearest(name, &NAMES).map(|n| format!("did you mean `{n}`? "));
+                write!(f, "unknown strategy `{name}`; {}valid names: {}", hint.unwrap_or_default(), NAMES.join(", "))
             }
             StrategyError::Unsupported { name, why } => write!(f, "strategy {name} cannot play these rules: {why}"),
         }
@@ -278,6 +279,36 @@ pub fn too_large(name: &str, rows: usize, cols: usize, rules: &Rules) -> ScanErr
          strategies that can play it: {}",
         can.join(", ")
     ))
+}
+
+/// The strategies that can play `rules`, in the order of [`STRATEGIES`]: what
+/// `--strategy all`, `--strategies all` and simulate's default under other rules play.
+/// Pre: none. Post: never empty (linear, random, hunt, density and bayes play any rules).
+pub fn supporting(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {
+    STRATEGIES.iter().filter(move |e| (e.supports)(rules).is_ok())
+}
+
+/// Every strategy, strongest first: fewest scans on average under the presets' rules
+/// (README's Results: bayes is the best or within 1% of the best under every preset).
+/// Defaults that must pick one strategy for rules take the first that can play them.
+pub const STRONGEST_FIRST: [&str; STRATEGIES.len()] =
+    ["bayes", "density", "parity", "prob", "density-random", "hunt-parity", "smart", "hunt", "random", "linear"];
+
+/// The strongest strategy that can play `rules` ([`STRONGEST_FIRST`]).
+/// Pre: none. Post: a name of [`NAMES`] whose entry supports `rules`.
+pub fn strongest(rules: &Rules) -> &'static str {
+    STRONGEST_FIRST.iter().copied().find(|name| supporting(rules).any(|e| e.name == *name)).unwrap_or("linear")
+}
+
+/// `usual` when it can play `rules`, else the strongest strategy that can: the default
+/// of a command whose usual strategy is not made for every game (play's prob).
+/// Pre: none. Post: a strategy that supports `rules` (when `usual` is a known name or not).
+pub fn usual_or_strongest(usual: &'static str, rules: &Rules) -> &'static str {
+    if supporting(rules).any(|e| e.name == usual) {
+        usual
+    } else {
+        strongest(rules)
+    }
 }
 
 /// The strategies, one per line (`  name   summary`), for help texts.
@@ -335,6 +366,35 @@ pub fn solve_reusing(
     record: ScanRecord,
 ) -> Result<ScanRecord, ScanError> {
     solve_in(strategy, sonar, &mut Silent, record)
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    #[test]
+    fn the_strength_order_lists_every_strategy_once() {
+        let mut sorted = STRONGEST_FIRST.to_vec();
+        sorted.sort_unstable();
+        let mut names = NAMES.to_vec();
+        names.sort_unstable();
+        assert_eq!(sorted, names);
+    }
+
+    #[test]
+    fn defaults_follow_the_rules() {
+        let g = Rules::problem_g();
+        let classic = Rules::preset("classic").unwrap();
+        assert_eq!(supporting(&g).count(), STRATEGIES.len());
+        let touching: Vec<&str> = supporting(&classic).map(|e| e.name).collect();
+        assert!(!touching.contains(&"prob") && !touching.contains(&"smart") && touching.contains(&"bayes"));
+        assert_eq!(usual_or_strongest("prob", &g), "prob");
+        assert_eq!(usual_or_strongest("prob", &classic), "bayes");
+        assert_eq!(strongest(&classic), "bayes");
+        for e in supporting(&classic) {
+            assert!(for_rules(e.name, 0, &classic).is_ok(), "{}", e.name);
+        }
+    }
 }
 
 /// Checks shared by the strategies' unit tests.

@@ -20,6 +20,9 @@ fn main() {
         input.read_line(line).unwrap_or(0)
     };
     while read(&mut line) > 0 {
+        if line.starts_with("game ") && read(&mut line) == 0 {
+            break;
+        }
         let mut words = line.split_whitespace().skip(1).map(|w| w.parse::<usize>().unwrap_or(0));
         let (rows, cols) = (words.next().unwrap_or(0), words.next().unwrap_or(0));
         let mut left = 0;

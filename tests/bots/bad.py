@@ -36,6 +36,8 @@ if mode == "blind":
 game = 0
 while True:
     bay = read()
+    if bay.startswith("game "):                  # game K SEED, then the header
+        bay = read()
     if not bay:
         break
     game += 1

@@ -40,6 +40,8 @@ def main():
     games = 0
     while True:
         bay = read()
+        if bay.startswith("game "):  # game K SEED: linear has no random choices
+            bay = read()
         if not bay:
             break
         rows, cols = (int(w) for w in bay.split()[1:3])

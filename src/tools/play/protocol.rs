@@ -15,6 +15,10 @@
 //! 3. After the answer that finds the last ship cell, the referee writes `done N`, N
 //!    the number of probes.
 //!
+//! `simulate --bot` plays game after game with one bot process, and writes `game K
+//! SEED` before each header: K the game's number in the run, SEED the seed of the
+//! bot's random choices in that game (the same for any threads or shards).
+//!
 //! Lines end with `\n` (a `\r` before it is ignored); surrounding spaces are ignored;
 //! words are case-insensitive. No line is longer than [`MAX_LINE`] bytes.
 
@@ -87,7 +91,8 @@ impl Header {
     }
 
     /// Reads a header from `input`, starting from `base` (whose fleet and rules it
-    /// replaces).
+    /// replaces); a `game K SEED` line before it (what `simulate --bot` sends) is
+    /// skipped.
     /// Pre: none. Post: `Err` names the line (from 1) that is missing or malformed;
     /// `Ok(None)` when the input ended before the first line.
     pub fn read(input: &mut dyn BufRead, base: &Rules) -> Result<Option<Header>, ProtocolError> {
@@ -104,7 +109,13 @@ impl Header {
                 },
             }
         };
-        let Some(bay) = next("bay")? else { return Ok(None) };
+        let Some(mut bay) = next("bay")? else { return Ok(None) };
+        if bay.split_whitespace().next() == Some("game") {
+            // The arena's `game K SEED` before a game's header: not part of the header.
+            n.set(0);
+            let Some(line) = next("bay")? else { return Ok(None) };
+            bay = line;
+        }
         let words: Vec<&str> = bay.split_whitespace().collect();
         let (rows, cols) = match words.as_slice() {
             ["bay", r, c] => match (r.parse::<usize>(), c.parse::<usize>()) {
@@ -344,6 +355,9 @@ mod tests {
         let read = |t: &str| Header::read(&mut t.as_bytes(), &Rules::problem_g());
         assert_eq!(read(""), Ok(None));
         assert!(read("bay 3\n").unwrap_err().0.contains("bay ROWS COLS"));
+        let after_game = read("game 7 12345\nbay 3 4\nfleet 2\nrules touch=no sunk=none\n").unwrap().unwrap();
+        assert_eq!((after_game.rows, after_game.cols), (3, 4));
+        assert!(read("game 1 2\nbay 3\n").unwrap_err().0.starts_with("header line 1:"));
         assert!(read("bay 3 3\n").unwrap_err().0.contains("`fleet` line"));
         assert!(read("bay 3 3\nfleet 9\nrules touch=no sunk=none\n").unwrap_err().0.contains("`9`"));
         assert!(read("bay 3 3\nfleet 2\nrules touch=maybe\n").unwrap_err().0.contains("touch=maybe"));

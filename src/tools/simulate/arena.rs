@@ -193,20 +193,28 @@ impl BotPlayer {
         BotPlayer { argv, move_time, header, process: None }
     }
 
-    /// Plays the games of `boards[..count]` in order, starting the bot when it is not
+    /// Plays the games of `boards[..count]` in order, each after its line of `starts`
+    /// (`game K SEED`: what the bot reads before the game's header), starting the bot
+    /// when it is not
     /// running. After a forfeit the process is killed; with `go_on` a new one plays the
     /// next game, otherwise play stops there.
-    /// Pre: `count <= boards.len()`. Post: `Ok` with one outcome per game played: all
+    /// Pre: `count <= boards.len()`, `starts.len() >= count`. Post: `Ok` with one outcome per game played: all
     /// `count` with `go_on`, else up to and including the first forfeit; `Err` when the
     /// program cannot be started (the reason).
-    pub(crate) fn play(&mut self, boards: &Arc<Vec<Board>>, count: usize, go_on: bool) -> Result<Vec<Outcome>, String> {
+    pub(crate) fn play(
+        &mut self,
+        boards: &Arc<Vec<Board>>,
+        starts: &Arc<Vec<String>>,
+        count: usize,
+        go_on: bool,
+    ) -> Result<Vec<Outcome>, String> {
         let mut out: Vec<Outcome> = Vec::with_capacity(count);
         while out.len() < count {
             let process = match self.process.as_mut() {
                 Some(p) => p,
                 None => self.process.insert(Process::start(&self.argv, self.move_time, self.header.clone())?),
             };
-            let got = process.run(Arc::clone(boards), out.len(), count);
+            let got = process.run(Arc::clone(boards), Arc::clone(starts), out.len(), count);
             let lost = got.last().is_none_or(Result::is_err);
             out.extend(got);
             if lost {
@@ -221,9 +229,11 @@ impl BotPlayer {
     }
 }
 
-/// A batch of games for the I/O thread: `boards[from..to]`.
+/// A batch of games for the I/O thread: `boards[from..to]`, each announced by its line
+/// of `starts`.
 struct Job {
     boards: Arc<Vec<Board>>,
+    starts: Arc<Vec<String>>,
     from: usize,
     to: usize,
 }
@@ -449,11 +459,11 @@ impl Process {
 
     /// Plays `boards[from..to]` and returns their outcomes, ending with the first loss.
     /// Pre: `from < to <= boards.len()`. Post: at least one outcome.
-    fn run(&mut self, boards: Arc<Vec<Board>>, from: usize, to: usize) -> Vec<Outcome> {
+    fn run(&mut self, boards: Arc<Vec<Board>>, starts: Arc<Vec<String>>, from: usize, to: usize) -> Vec<Outcome> {
         if let Ok(mut p) = self.shared.progress.lock() {
             *p = Progress::default();
         }
-        let sent = self.jobs.as_ref().is_some_and(|jobs| jobs.send(Job { boards, from, to }).is_ok());
+        let sent = self.jobs.as_ref().is_some_and(|jobs| jobs.send(Job { boards, starts, from, to }).is_ok());
         if !sent {
             return vec![Err(lose(&self.bot, &self.tail, Forfeit::Ended(String::new())))];
         }
@@ -523,7 +533,7 @@ impl Link {
     /// is lost or the worker abandons the job.
     fn serve(mut self, inbox: &Receiver<Job>, shared: &Shared) {
         let mut record = ScanRecord::default();
-        while let Ok(Job { boards, from, to }) = inbox.recv() {
+        while let Ok(Job { boards, starts, from, to }) = inbox.recv() {
             if from >= to {
                 drop(boards);
                 let _ =
@@ -534,7 +544,7 @@ impl Link {
             for g in from..to {
                 let board = boards.as_deref().and_then(|b| b.get(g));
                 let outcome = match board {
-                    Some(board) => self.play(board, &mut record, shared),
+                    Some(board) => self.play(board, starts.get(g).map_or("", String::as_str), &mut record, shared),
                     None => Err(Forfeit::Broken("no board for the game".into())),
                 };
                 shared.not_due();
@@ -554,15 +564,17 @@ impl Link {
         let _ = self.input.flush();
     }
 
-    /// Plays one game on `board`, keeping what is known in `record`.
+    /// Plays one game on `board`, announced by `start` (`game K SEED`), keeping what is
+    /// known in `record`.
     /// Pre: none. Post: `Ok(scans)` once every ship cell was hit and `done` written.
-    fn play(&mut self, board: &Board, record: &mut ScanRecord, shared: &Shared) -> Result<usize, Forfeit> {
+    fn play(&mut self, board: &Board, start: &str, record: &mut ScanRecord, shared: &Shared) -> Result<usize, Forfeit> {
         let (rows, cols) = (board.rows(), board.cols());
         record.reset(rows, cols);
         if board.rules().sunk() != Sunk::None {
             record.log_answers();
         }
         self.due(shared);
+        self.input.write_all(start.as_bytes()).map_err(written)?;
         self.input.write_all(self.header.as_bytes()).map_err(written)?;
         let fleet = board.rules().fleet();
         while record.hits() < board.ship_cells() {

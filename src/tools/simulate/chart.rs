@@ -126,41 +126,63 @@ fn xml(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// The SVG chart's text size, in its own units. The report prints a chart at most
+/// 56 mm tall (report/report.css); a chart is [`SVG_HEIGHT`] units plus a legend row
+/// per three strategies, so its text prints at 8.1 pt with 6 strategies and 7.1 pt
+/// with all 10 (22 / 489 x 56 mm = 2.52 mm).
+pub const SVG_FONT: f64 = 22.0;
+
+/// The SVG chart's height without its legend, in its own units.
+pub const SVG_HEIGHT: f64 = 370.0;
+
 /// A standalone SVG line chart: scans across, games up, axes with ticks and labels, a
-/// legend, and one polyline per strategy.
+/// legend under the plot (a row per three strategies), and one polyline per strategy.
+/// Every text is [`SVG_FONT`] units high on a chart [`SVG_HEIGHT`] units tall plus its
+/// legend rows, so that it stays legible printed small.
 /// Pre: none. Post: a complete SVG document.
 pub fn svg(stats: &[StrategyStats], title: &str) -> String {
-    let (w, h) = (860.0, 480.0);
-    let (left, right, top_m, bottom) = (80.0, 200.0, 50.0, 60.0);
+    let font = SVG_FONT;
+    let line = font * 1.35;
+    // The legend: three entries a row, each as wide as the longest.
+    let labels: Vec<String> = stats.iter().map(|s| format!("{} (mean {:.1})", s.name, s.mean())).collect();
+    let per_row = 3usize;
+    let rows = stats.len().div_ceil(per_row).max(1) as f64;
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    let entry = 44.0 + longest * font * 0.64;
+    let w = (80.0 + 3.0 * entry).max(760.0);
+    let h = SVG_HEIGHT + rows * line;
+    let (left, right, top_m) = (110.0, 30.0, 48.0);
+    let bottom = 2.6 * line + rows * line;
     let (pw, ph) = (w - left - right, h - top_m - bottom);
     let (lo, hi) = scan_range(stats);
     let (lo, hi) = (lo as f64, (hi as f64).max(lo as f64 + 1.0));
     let ymax = stats.iter().flat_map(|s| s.histogram.values().copied()).max().unwrap_or(0).max(1) as f64;
-    let ystep = nice_step(ymax, 6.0);
+    let ystep = nice_step(ymax, 5.0);
     let ytop = (ymax / ystep).ceil() * ystep;
-    let xstep = nice_step(hi - lo, 10.0).max(1.0);
+    let xstep = nice_step(hi - lo, 8.0).max(1.0);
     let x = |v: f64| left + (v - lo) / (hi - lo) * pw;
     let y = |v: f64| top_m + ph - v / ytop * ph;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="sans-serif" font-size="{font}">"#
     );
-    let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="{}" y="28" font-size="16" text-anchor="middle">{}</text>"#,
-        left + pw / 2.0,
-        xml(title)
-    );
+    let _ = writeln!(out, r#"<rect width="{w:.0}" height="{h:.0}" fill="white"/>"#);
+    let _ =
+        writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, w / 2.0, font * 1.4, xml(title));
     // Grid lines and ticks.
     let mut v = 0.0;
     while v <= ytop + ystep / 2.0 {
         let yy = y(v);
         let _ =
             writeln!(out, r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#e0e0e0"/>"##, left + pw);
-        let _ =
-            writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, left - 6.0, yy + 4.0, v as u64);
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+            left - 8.0,
+            yy + font * 0.35,
+            v as u64
+        );
         v += ystep;
     }
     let mut t = (lo / xstep).ceil() * xstep;
@@ -170,10 +192,14 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
             out,
             r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/>"##,
             top_m + ph,
-            top_m + ph + 5.0
+            top_m + ph + 6.0
         );
-        let _ =
-            writeln!(out, r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, top_m + ph + 18.0, t as u64);
+        let _ = writeln!(
+            out,
+            r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            top_m + ph + 6.0 + font,
+            t as u64
+        );
         t += xstep;
     }
     let _ = writeln!(
@@ -183,13 +209,21 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
         left + pw,
         top_m + ph
     );
-    let _ = writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">scans</text>"#, left + pw / 2.0, h - 15.0);
     let _ = writeln!(
         out,
-        r#"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">games</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">scans</text>"#,
+        left + pw / 2.0,
+        top_m + ph + 6.0 + font + line
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" transform="rotate(-90 {:.1} {:.1})">games</text>"#,
+        font,
         top_m + ph / 2.0,
+        font,
         top_m + ph / 2.0
     );
+    let legend_top = top_m + ph + 6.0 + font + line + line * 0.9;
     for (k, s) in stats.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         let points: Vec<String> =
@@ -199,15 +233,17 @@ pub fn svg(stats: &[StrategyStats], title: &str) -> String {
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.8"/>"#,
             points.join(" ")
         );
-        let ly = top_m + 10.0 + 22.0 * k as f64;
-        let lx = left + pw + 20.0;
+        let ly = legend_top + line * (k / per_row) as f64;
+        let lx = (w - 3.0 * entry) / 2.0 + entry * (k % per_row) as f64;
         let _ = writeln!(
             out,
-            r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/>"#,
-            lx + 24.0
+            r#"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="4"/>"#,
+            ly - font * 0.35,
+            lx + 26.0,
+            ly - font * 0.35
         );
-        let _ =
-            writeln!(out, r#"<text x="{}" y="{}">{} (mean {:.1})</text>"#, lx + 30.0, ly + 4.0, xml(&s.name), s.mean());
+        let label = labels.get(k).map_or(String::new(), |l| xml(l));
+        let _ = writeln!(out, r#"<text x="{:.1}" y="{ly:.1}">{label}</text>"#, lx + 34.0);
     }
     out.push_str("</svg>\n");
     out
@@ -268,5 +304,15 @@ mod tests {
         assert!(doc.starts_with("<svg") && doc.ends_with("</svg>\n"));
         assert_eq!(doc.matches("stroke-width=\"1.8\"").count(), 2);
         assert!(doc.contains("a&lt;b (mean 2.0)"));
+        // Every text SVG_FONT units high, none smaller; printed at most 56 mm tall (as
+        // report.css prints it), at least 7 pt even with all ten strategies.
+        let ten: Vec<StrategyStats> = (0..10).map(|k| stats(&format!("density-rand{k}"), vec![0, 1, 3, 1])).collect();
+        for doc in [doc, svg(&ten, "test")] {
+            assert!(doc.contains(&format!("font-size=\"{SVG_FONT}\"")) && doc.matches("font-size=").count() == 1);
+            let height: f64 =
+                doc.split("height=\"").nth(1).and_then(|t| t.split('"').next()).and_then(|t| t.parse().ok()).unwrap();
+            let points = SVG_FONT * 56.0 / height / 0.3528;
+            assert!(points >= 7.0, "{points} pt");
+        }
     }
 }

@@ -545,7 +545,15 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
                     Player::Bot(bot) => {
                         let name = config.strategies.get(k).cloned().unwrap_or_default();
                         let count = (local.end - local.start) as usize;
-                        let outcomes = match bot.play(&boards, count, config.forfeit_as_max) {
+                        // Each game's number and the seed of the bot's random choices in
+                        // it, from the same stream a built-in strategy of that name gets.
+                        let starts: Arc<Vec<String>> = Arc::new(
+                            games
+                                .clone()
+                                .map(|game| format!("game {game} {}\n", Rng::for_stream(stream, game).next_u64()))
+                                .collect(),
+                        );
+                        let outcomes = match bot.play(&boards, &starts, count, config.forfeit_as_max) {
                             Ok(o) => o,
                             Err(why) => {
                                 if let Ok(mut f) = failure.lock() {

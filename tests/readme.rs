@@ -1,0 +1,276 @@
+//! README's examples are tests: every ```` ```console ```` block of README.md is run, and
+//! what each command prints must be what README shows.
+//!
+//! # The format of a console block
+//!
+//! ````text
+//! <!-- files: samples/02-prob.in tests/bots/mini.py -->
+//! ```console
+//! $ spot-the-ships samples/02-prob.in | head -2
+//! 11
+//! XXXXXX
+//! $ spot-the-ships generate --seed 7 | head -1
+//! prob
+//! ```
+//! ````
+//!
+//! - A line starting with `$ ` is a command; a command line ending in `\` goes on to
+//!   the next line. The lines after it, up to the next `$ ` line or the end of the
+//!   block, are what it prints: its stdout and stderr together, in the order written
+//!   (it runs as `sh -c 'exec 2>&1; COMMAND'`). Its exit status is not checked: an
+//!   example may show an error.
+//! - A line that is only `...` (spaces around it allowed) stands for any number of lines,
+//!   none included; `...` inside a line stands for any text (timings, speeds).
+//! - Each command runs with `sh`, in a fresh scratch folder (one per block; the block's
+//!   commands share it, so a file one writes the next can read), with the built
+//!   `spot-the-ships` first on `PATH`, stdin empty (`/dev/null`) and `NO_COLOR=1`.
+//! - HTML comment lines right before the block (blank lines between are allowed) set
+//!   it up:
+//!   - `<!-- files: PATH PATH ... -->`: these files of the repository are copied into
+//!     the scratch folder, at the same relative paths. Without it, `samples/` is copied.
+//!   - `<!-- slow -->`: the block takes more than a few seconds; it runs only in the
+//!     ignored test (`cargo test --release --test readme -- --ignored`).
+//!
+//!   Both can be given in one comment: `<!-- slow; files: tests/bots/mini.py -->`.
+//!
+//! Blocks that are not `console` (`sh`, `text`, `python`) are not run: use them for
+//! recipes that need what a test does not have (other hosts, a person typing).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One command of a block and the lines README shows after it.
+#[derive(Debug)]
+struct Step {
+    command: String,
+    expected: Vec<String>,
+}
+
+/// One console block of README.
+#[derive(Debug)]
+struct Block {
+    /// The line of README where the block starts (from 1).
+    line: usize,
+    slow: bool,
+    files: Option<Vec<String>>,
+    steps: Vec<Step>,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Reads the settings of the HTML comments right before line `at` (blank lines allowed).
+fn settings(lines: &[&str], at: usize) -> (bool, Option<Vec<String>>) {
+    let (mut slow, mut files) = (false, None);
+    let mut k = at;
+    while k > 0 {
+        k -= 1;
+        let line = lines[k].trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(inner) = line.strip_prefix("<!--").and_then(|l| l.strip_suffix("-->")) else { break };
+        for part in inner.split(';') {
+            let part = part.trim();
+            if part == "slow" {
+                slow = true;
+            } else if let Some(list) = part.strip_prefix("files:") {
+                files.get_or_insert_with(Vec::new).extend(list.split_whitespace().map(str::to_string));
+            } else {
+                panic!("README line {}: unknown setting `{part}` (slow or files: PATHS)", k + 1);
+            }
+        }
+    }
+    (slow, files)
+}
+
+/// Every console block of `text`.
+fn blocks(text: &str) -> Vec<Block> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        if lines[k].trim_end() != "```console" {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        let (slow, files) = settings(&lines, start);
+        let mut steps: Vec<Step> = Vec::new();
+        k += 1;
+        while k < lines.len() && !lines[k].starts_with("```") {
+            let line = lines[k];
+            if let Some(command) = line.strip_prefix("$ ") {
+                let mut command = command.to_string();
+                while command.ends_with('\\') && k + 1 < lines.len() {
+                    command.pop();
+                    command.truncate(command.trim_end().len());
+                    k += 1;
+                    command.push(' ');
+                    command.push_str(lines[k].trim_start());
+                }
+                steps.push(Step { command, expected: Vec::new() });
+            } else {
+                match steps.last_mut() {
+                    Some(step) => step.expected.push(line.to_string()),
+                    None => panic!("README line {}: a console block must start with a `$ ` command", k + 1),
+                }
+            }
+            k += 1;
+        }
+        assert!(k < lines.len(), "README line {}: the console block is not closed", start + 1);
+        out.push(Block { line: start + 1, slow, files, steps });
+        k += 1;
+    }
+    out
+}
+
+/// True when `got` matches `pattern`, where `...` stands for any text.
+fn line_matches(pattern: &str, got: &str) -> bool {
+    let mut parts = pattern.split("...");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = got.strip_prefix(first) else { return false };
+    let parts: Vec<&str> = parts.collect();
+    for (k, part) in parts.iter().enumerate() {
+        if k + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// True when the lines `got` match the lines `want`, where a line `...` stands for any
+/// number of lines.
+fn lines_match(want: &[String], got: &[&str]) -> bool {
+    match want.split_first() {
+        None => got.is_empty(),
+        Some((first, rest)) if first.trim() == "..." => (0..=got.len()).any(|skip| lines_match(rest, &got[skip..])),
+        Some((first, rest)) => {
+            got.split_first().is_some_and(|(g, more)| line_matches(first, g) && lines_match(rest, more))
+        }
+    }
+}
+
+/// Copies the repository's `path` (a file or a folder) into `dir` at the same place.
+fn copy_in(path: &str, dir: &Path) {
+    let from = root().join(path);
+    let to = dir.join(path);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    if from.is_dir() {
+        for entry in std::fs::read_dir(&from).unwrap() {
+            let name = entry.unwrap().file_name();
+            copy_in(&format!("{path}/{}", name.to_string_lossy()), dir);
+        }
+    } else {
+        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("README asks for `{path}`: {e}"));
+    }
+}
+
+/// Runs `command` in `dir` with `sh`, stdout and stderr together, at most `limit`.
+fn output_of(command: &str, dir: &Path, limit: Duration) -> String {
+    use std::os::unix::process::CommandExt;
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_spot-the-ships"));
+    let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let out_file = dir.join(".readme-output");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec >'{}' 2>&1; {command}", out_file.display()))
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("sh starts");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = child.wait();
+            panic!("`{command}` took more than {} s (mark its block <!-- slow -->?)", limit.as_secs());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = std::fs::read(&out_file).unwrap_or_default();
+    let _ = std::fs::remove_file(&out_file);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// Runs every block that `pick` selects; returns the failures, each described.
+fn run_blocks(pick: impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (n, block) in blocks(&text).iter().filter(|b| pick(b)).enumerate() {
+        let dir = std::env::temp_dir().join(format!("spot-readme-{}-{}-{n}", std::process::id(), block.line));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        match &block.files {
+            Some(files) => files.iter().for_each(|f| copy_in(f, &dir)),
+            None => copy_in("samples", &dir),
+        }
+        for step in &block.steps {
+            ran += 1;
+            let got = output_of(&step.command, &dir, limit);
+            let got_lines: Vec<&str> = got.lines().collect();
+            if !lines_match(&step.expected, &got_lines) {
+                failures.push(format!(
+                    "README line {}: `$ {}`\n--- README shows:\n{}\n--- it printed:\n{}",
+                    block.line,
+                    step.command,
+                    step.expected.join("\n"),
+                    got.trim_end()
+                ));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    (ran, failures)
+}
+
+#[test]
+fn readme_examples_print_what_readme_shows() {
+    let (ran, failures) = run_blocks(|b| !b.slow, Duration::from_secs(60));
+    assert!(ran >= 10, "only {ran} commands found in README's console blocks");
+    assert!(failures.is_empty(), "{} README example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+#[ignore = "README's slow examples (minutes): cargo test --release --test readme -- --ignored"]
+fn readme_slow_examples_print_what_readme_shows() {
+    let (_, failures) = run_blocks(|b| b.slow, Duration::from_secs(1800));
+    assert!(failures.is_empty(), "{} README example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn the_block_format_reads_commands_markers_and_settings() {
+    let text = "intro\n<!-- slow; files: a/b c -->\n\n```console\n$ one \\\n  two\nout 1\n...\n$ three\n```\n\
+                ```console\n$ four\n```\n```sh\n$ not run\n```\n";
+    let b = blocks(text);
+    assert_eq!(b.len(), 2);
+    assert!(b[0].slow && !b[1].slow);
+    assert_eq!(b[0].files, Some(vec!["a/b".to_string(), "c".to_string()]));
+    assert_eq!(b[1].files, None);
+    assert_eq!(b[0].steps[0].command, "one two");
+    assert_eq!(b[0].steps[0].expected, vec!["out 1".to_string(), "...".to_string()]);
+    assert_eq!(b[0].steps[1].command, "three");
+    assert!(b[0].steps[1].expected.is_empty());
+    let want = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(lines_match(&want(&["a", "...", "d"]), &["a", "b", "c", "d"]));
+    assert!(lines_match(&want(&["a", "  ...", "b"]), &["a", "b"]));
+    assert!(!lines_match(&want(&["a", "b"]), &["a", "b", "c"]));
+    assert!(!lines_match(&want(&[]), &["x"]));
+    assert!(line_matches("wall time ... s, 2 thread(s)", "wall time 1.65 s, 2 thread(s)"));
+    assert!(line_matches("x ... y ... z", "x 1 y 2 z"));
+    assert!(!line_matches("x ... y", "x 1 z"));
+    assert!(!line_matches("rate 5...", "speed 5 a"));
+}
