@@ -3,6 +3,7 @@
 
 mod bayes;
 mod density;
+mod density_small;
 mod hunt;
 mod linear;
 mod parity;
