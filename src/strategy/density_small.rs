@@ -7,7 +7,8 @@
 //! when it covers a cell it may not cover or when it has no unknown cell, else
 //! [`HIT_WEIGHT`] to the power of the hits not given to a sunk ship that it covers. Each
 //! position's weight is kept, and the cell totals with it: a probe recomputes the
-//! positions through its cell, a sunk answer every position, and a position whose weight
+//! positions through its cell, a sunk answer those through the ship (and its
+//! surroundings when ships may not touch) and its kind's, and a position whose weight
 //! changed moves the difference onto its unknown cells. The best cell is found by a pass
 //! over the unknown cells (first in row-major order among equals, or a uniform draw
 //! among them for density-random, as the general path's tree does).
@@ -57,6 +58,10 @@ pub(super) struct Small {
     weights: Vec<u64>,
     /// This game's total of each unknown cell (other cells: stale, never read).
     totals: Vec<u64>,
+    /// The weights and totals of a game that starts with nothing known, once computed
+    /// (empty before).
+    fresh_weights: Vec<u64>,
+    fresh_totals: Vec<u64>,
 }
 
 /// The mask of cell `i` (0 beyond the 128 bits).
@@ -92,6 +97,8 @@ impl Small {
         self.shapes.extend_from_slice(shapes);
         self.masks.clear();
         self.kinds.clear();
+        self.fresh_weights.clear();
+        self.fresh_totals.clear();
         let cells = rows * cols;
         if cells == 0 || cells > MAX_CELLS {
             return Ok(false);
@@ -184,8 +191,15 @@ impl Game<'_> {
         if mask & known.barred != 0 || mask & known.unknown == 0 || self.afloat.left(k) == 0 {
             return 0;
         }
-        let live = (mask & known.hits & !known.sunk).count_ones() as usize;
-        self.small.powers.get(live).copied().unwrap_or(u64::MAX)
+        // The hits a position covers are few: a loop beats a popcount without the
+        // instruction (the default target has none).
+        let mut live = mask & known.hits & !known.sunk;
+        let mut h = 0;
+        while live != 0 {
+            live &= live - 1;
+            h += 1;
+        }
+        self.small.powers.get(h).copied().unwrap_or(u64::MAX)
     }
 
     /// Recomputes position `p`'s weight and moves the difference onto its unknown cells.
@@ -259,12 +273,25 @@ impl Plays for Game<'_> {
         self.surround(known.sunk, &mut known);
         known.bar();
         let positions = self.small.masks.len();
-        self.small.weights.clear();
-        memory::resize(&mut self.small.weights, positions, 0).map_err(|e| scan.out_of_memory(e))?;
-        self.small.totals.clear();
-        memory::resize(&mut self.small.totals, cells, 0).map_err(|e| scan.out_of_memory(e))?;
-        for p in 0..positions {
-            self.refresh(p, &known);
+        let fresh = known.unknown == known.all && (0..self.fleet.kinds().len()).all(|k| self.afloat.left(k) > 0);
+        if fresh && !self.small.fresh_weights.is_empty() {
+            // A new game: the weights and totals of the last new game on this table.
+            let small = &mut *self.small;
+            small.weights.clone_from(&small.fresh_weights);
+            small.totals.clone_from(&small.fresh_totals);
+        } else {
+            self.small.weights.clear();
+            memory::resize(&mut self.small.weights, positions, 0).map_err(|e| scan.out_of_memory(e))?;
+            self.small.totals.clear();
+            memory::resize(&mut self.small.totals, cells, 0).map_err(|e| scan.out_of_memory(e))?;
+            for p in 0..positions {
+                self.refresh(p, &known);
+            }
+            if fresh {
+                let small = &mut *self.small;
+                small.fresh_weights.clone_from(&small.weights);
+                small.fresh_totals.clone_from(&small.totals);
+            }
         }
         while !scan.is_done() {
             let Some((i, total)) = self.best(known.unknown) else { return Err(scan.exhausted()) };
@@ -281,20 +308,27 @@ impl Plays for Game<'_> {
             if answer.is_hit() {
                 known.hits |= bit(i);
             }
-            let mut sank = false;
+            // A sunk ship: the cells whose positions change, and its kind if none of it
+            // is afloat now.
+            let mut sank: Option<(u128, usize)> = None;
             if let Answer::Sunk(kind) = answer {
                 let state = |p: Position| scan.state(p) == CellState::Hit;
-                if let Some((_, ship)) = self.afloat.sink(pos, kind, self.rules, Some(self.fleet), state) {
+                if let Some((k, ship)) = self.afloat.sink(pos, kind, self.rules, Some(self.fleet), state) {
                     let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+                    let halo = known.halo;
                     known.sunk |= mask;
                     self.surround(mask, &mut known);
-                    sank = true;
+                    let gone = if self.afloat.left(k) == 0 { k } else { usize::MAX };
+                    sank = Some((mask | bit(i) | (known.halo & !halo), gone));
                 }
             }
             known.bar();
-            if sank {
+            if let Some((changed, gone)) = sank {
                 for p in 0..positions {
-                    self.refresh(p, &known);
+                    let (mask, kind) = (self.small.masks.get(p), self.small.kinds.get(p));
+                    if mask.is_some_and(|&m| m & changed != 0) || kind == Some(&gone) {
+                        self.refresh(p, &known);
+                    }
                 }
             } else {
                 let (from, to) = (self.small.starts.get(i).copied(), self.small.starts.get(i + 1).copied());
