@@ -368,7 +368,20 @@ impl Table {
     /// [`Table::fitting`] call for group `g`, in the order of [`Table::for_each_fit`]:
     /// its cells are `anchor + o` for each `o` of `offsets`, as [`Table::cells`] lists
     /// them (without looking the placement up).
+    /// Pre: `fit` is the last fit of group `g` (its anchors are placements' anchors).
     pub fn for_each_fit_cells(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, &[usize])) {
+        if self.words <= 2 {
+            // The anchors come from `starts_small`: each is a placement's.
+            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+                let offsets = self.offsets(slot);
+                let mut a = a;
+                while a != 0 {
+                    f(a.trailing_zeros() as usize, offsets);
+                    a &= a - 1;
+                }
+            }
+            return;
+        }
         self.each_fit(fit, g, |slot, anchor, _| f(anchor, self.offsets(slot)));
     }
 
