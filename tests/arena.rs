@@ -279,7 +279,7 @@ fn the_readme_race_runs_from_the_repository() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     let mean = |text: &str, name: &str| {
-        let row = text.lines().find(|l| l.starts_with(&format!("{name} ")) && l.split_whitespace().count() == 9);
+        let row = text.lines().find(|l| l.starts_with(&format!("{name} ")) && l.split_whitespace().count() == 10);
         row.and_then(|r| r.split_whitespace().nth(1)).unwrap_or_else(|| panic!("no {name} in {text}")).to_string()
     };
     for name in ["prob", "bayes", "mini"] {

@@ -65,6 +65,8 @@ fn text_report_fits_80_columns_and_writes_the_svg() {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name}");
     }
     assert!(text.contains("games (up)"));
+    // Speed per wall-second and per CPU-second, for the run and each strategy.
+    assert!(text.contains(" wall g/s  CPU g/s\n") && text.contains(" games per CPU-second\n"), "{text}");
     for line in text.lines() {
         assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
     }

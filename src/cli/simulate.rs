@@ -308,19 +308,53 @@ fn text(r: &SimResult) -> String {
         c.rules.preset_name(),
         c.rules.describe()
     );
-    out.push_str(&text_body(&r.stats, c.played(), true));
+    let rates: Vec<Rates> = r
+        .stats
+        .iter()
+        .enumerate()
+        .map(|(k, s)| Rates {
+            wall: s.games_per_second(),
+            cpu: r.strategy_cpu.get(k).filter(|_| c.bot(&s.name).is_none()).map(|t| per_second(s.games(), *t)),
+        })
+        .collect();
+    out.push_str(&text_body(&r.stats, c.played(), Some(&rates)));
     if c.forfeit_as_max {
         let bots: Vec<&StrategyStats> = r.stats.iter().filter(|s| c.bot(&s.name).is_some()).collect();
         out.push_str(&forfeit_lines(&bots, c.played(), c.rows * c.cols));
     }
     let _ = writeln!(
         out,
-        "wall time {:.2} s, {} thread(s), {:.0} games/s (games/s per strategy: one thread)",
+        "wall time {:.2} s, {} thread(s), {:.0} games/s (g/s per strategy: one thread)",
         r.wall.as_secs_f64(),
         c.threads,
-        c.played() as f64 / r.wall.as_secs_f64().max(1e-9)
+        per_second(c.played(), r.wall)
     );
+    if let Some(cpu) = r.cpu {
+        let _ = writeln!(
+            out,
+            "CPU time {:.2} s (user + system), {:.0} games per CPU-second",
+            cpu.as_secs_f64(),
+            per_second(c.played(), cpu)
+        );
+    }
     out
+}
+
+/// A strategy's speed on one thread: games per second of wall time, and of CPU time
+/// when the system tells (not for bots: their time is their own process's).
+struct Rates {
+    wall: f64,
+    cpu: Option<f64>,
+}
+
+/// `games` per second of `time` (0 for no time).
+fn per_second(games: u64, time: Duration) -> f64 {
+    let secs = time.as_secs_f64();
+    if secs > 0.0 {
+        games as f64 / secs
+    } else {
+        0.0
+    }
 }
 
 /// What the bots forfeited (under `--forfeit-as-max`), and the first forfeit of each,
@@ -341,8 +375,9 @@ fn forfeit_lines(bots: &[&StrategyStats], games: u64, cells: usize) -> String {
 }
 
 /// The statistics of every strategy, the paired comparison with the first and the chart
-/// (with each strategy's games/s when `timed`), after a blank line.
-fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
+/// (with each strategy's speed when `rates` are given, one per strategy), after a blank
+/// line.
+fn text_body(stats: &[StrategyStats], games: u64, rates: Option<&[Rates]>) -> String {
     let mut out = String::new();
     let w = stats.iter().map(|s| s.name.len()).max().unwrap_or(0).max(8);
     let _ = writeln!(out);
@@ -351,8 +386,12 @@ fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
         "{:<w$} {:>8} {:>7} {:>5} {:>5} {:>6} {:>5} {:>5}",
         "strategy", "mean", "stdev", "min", "p10", "median", "p90", "max"
     );
-    let _ = writeln!(out, "{}", if timed { format!(" {:>10}", "games/s") } else { String::new() });
-    for s in stats {
+    let _ = writeln!(
+        out,
+        "{}",
+        if rates.is_some() { format!(" {:>8} {:>8}", "wall g/s", "CPU g/s") } else { String::new() }
+    );
+    for (k, s) in stats.iter().enumerate() {
         let _ = write!(
             out,
             "{:<w$} {:>8.2} {:>7.2} {:>5} {:>5} {:>6} {:>5} {:>5}",
@@ -365,7 +404,11 @@ fn text_body(stats: &[StrategyStats], games: u64, timed: bool) -> String {
             s.percentile(90.0),
             s.max()
         );
-        let _ = writeln!(out, "{}", if timed { format!(" {:>10.0}", s.games_per_second()) } else { String::new() });
+        let speed = rates.and_then(|r| r.get(k)).map(|r| {
+            let cpu = r.cpu.map_or_else(|| "-".to_string(), |v| format!("{v:.0}"));
+            format!(" {:>8.0} {cpu:>8}", r.wall)
+        });
+        let _ = writeln!(out, "{}", speed.unwrap_or_default());
     }
     // Each strategy but the last is the reference of the ones after it.
     for (j, reference) in stats.iter().enumerate().take(stats.len().saturating_sub(1)) {
@@ -534,7 +577,7 @@ fn merged_text(m: &merge::Merged) -> String {
         m.shards,
         if m.shards == 1 { "" } else { "s" }
     );
-    out.push_str(&text_body(&m.stats, m.games, false));
+    out.push_str(&text_body(&m.stats, m.games, None));
     if m.forfeits.is_some() {
         let bots: Vec<&StrategyStats> = m.stats.iter().filter(|s| s.forfeits > 0 || m.is_bot(&s.name)).collect();
         out.push_str(&forfeit_lines(&bots, m.games, (m.rows * m.cols) as usize));

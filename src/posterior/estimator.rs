@@ -201,16 +201,11 @@ impl Estimator {
     fn finish_sampled(&self, t: &Table, m: &Model, grid: &[CellState]) -> Posterior {
         let max = self.pool.iter().map(|s| s.ln_w).fold(f64::NEG_INFINITY, f64::max);
         let mut prob = vec![0.0; grid.len()];
-        let mut by_group = vec![0.0; grid.len() * m.rem.len()];
         let (mut sum, mut sum2) = (0.0, 0.0);
         let rao_blackwell = self.settings.rao_blackwell && self.settings.prior == Prior::Uniform;
-        let mut add = |pid: u32, w: f64| {
-            let base = t.get(pid).map_or(0, |p| p.group as usize) * grid.len();
+        let add = |prob: &mut [f64], pid: u32, w: f64| {
             for cell in t.cells(pid) {
                 if let Some(x) = prob.get_mut(cell) {
-                    *x += w;
-                }
-                if let Some(x) = by_group.get_mut(base + cell) {
                     *x += w;
                 }
             }
@@ -224,7 +219,7 @@ impl Estimator {
             for (k, &pid) in s.pids.iter().enumerate() {
                 let free = rao_blackwell && t.get(pid).is_some_and(|p| t.disjoint(&m.all_hits, p.cells));
                 if !free {
-                    add(pid, w);
+                    add(&mut prob, pid, w);
                     continue;
                 }
                 // Every placement the ship could take given the other ships, equally.
@@ -238,16 +233,22 @@ impl Estimator {
                 let g = t.get(pid).map_or(0, |p| p.group as usize);
                 let n = t.fitting(&blocked, g, &mut fit);
                 if n == 0 {
-                    add(pid, w);
+                    add(&mut prob, pid, w);
                     continue;
                 }
                 let share = w / n as f64;
-                t.for_each_fit(&fit, g, |q| add(q, share));
+                // The same additions, in the same order, as `add` on each fitting placement.
+                t.for_each_fit_cells(&fit, g, |anchor, offsets| {
+                    for &o in offsets {
+                        if let Some(x) = prob.get_mut(anchor + o) {
+                            *x += share;
+                        }
+                    }
+                });
             }
         }
         if sum > 0.0 {
             prob.iter_mut().for_each(|x| *x /= sum);
-            by_group.iter_mut().for_each(|x| *x /= sum);
         }
         let (water, ship) = certainties(t, m, grid);
         let mut post = Posterior {
@@ -255,7 +256,6 @@ impl Estimator {
             cols: t.cols,
             grid: grid.to_vec(),
             prob,
-            by_group,
             water,
             ship,
             method: Method::Sampled,

@@ -14,8 +14,6 @@ pub(super) struct Counted {
     pub layouts: f64,
     pub weight: f64,
     pub cells: Vec<f64>,
-    /// The weight through each cell of each group's ships (`group * cells + cell`).
-    pub by_group: Vec<f64>,
     /// Every placement some counted layout uses (settled ships excluded).
     pub used: Vec<u32>,
 }
@@ -27,9 +25,8 @@ struct Enumeration<'a> {
     prior: Prior,
     gen: GenPrior<'a>,
     rem: Vec<usize>,
-    /// Prior weight of the layouts through each cell, in all and by group.
+    /// Prior weight of the layouts through each cell.
     weights: Vec<f64>,
-    by_group: Vec<f64>,
     /// Placements on the current path, and scratch.
     placed: Vec<u32>,
     ships: Vec<u32>,
@@ -93,12 +90,8 @@ impl Enumeration<'_> {
             }
         }
         if w > 0.0 {
-            let base = self.t.get(pid).map_or(0, |p| p.group as usize) * self.weights.len();
             for cell in self.t.cells(pid) {
                 if let Some(x) = self.weights.get_mut(cell) {
-                    *x += w;
-                }
-                if let Some(x) = self.by_group.get_mut(base + cell) {
                     *x += w;
                 }
             }
@@ -192,7 +185,6 @@ pub(super) fn enumerate_noting(
         gen: GenPrior::new(t, counts),
         rem: m.rem.clone(),
         weights: vec![0.0; t.rows * t.cols],
-        by_group: vec![0.0; t.rows * t.cols * m.rem.len()],
         placed: Vec::new(),
         ships: Vec::new(),
         stack: m.base.clone(),
@@ -205,5 +197,5 @@ pub(super) fn enumerate_noting(
     };
     let (layouts, weight) = e.constraints(0)?;
     let used = e.used.map_or(Vec::new(), |u| u.into_iter().collect());
-    Some(Counted { layouts, weight, cells: e.weights, by_group: e.by_group, used })
+    Some(Counted { layouts, weight, cells: e.weights, used })
 }

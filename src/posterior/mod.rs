@@ -138,8 +138,6 @@ pub struct Posterior {
     cols: usize,
     grid: Vec<CellState>,
     prob: Vec<f64>,
-    /// The probability of each group's ships on each cell (`group * cells + cell`).
-    by_group: Vec<f64>,
     water: Vec<bool>,
     ship: Vec<bool>,
     /// How the probabilities were obtained.
@@ -174,20 +172,6 @@ impl Posterior {
     /// Pre: none. Post: in `0.0..=1.0`.
     pub fn prob(&self, pos: Position) -> f64 {
         self.index(pos).and_then(|i| self.prob.get(i)).copied().unwrap_or(0.0)
-    }
-
-    /// The probability that a ship of group `g` (see [`Posterior::groups`]) holds
-    /// `pos`, counting only the ships not settled (0 on hits of settled ships).
-    /// Pre: none. Post: in `0.0..=1.0`; 0 for an unknown group or cell.
-    pub fn group_prob(&self, g: usize, pos: Position) -> f64 {
-        let cells = self.rows * self.cols;
-        self.index(pos).and_then(|i| self.by_group.get(g * cells + i)).copied().unwrap_or(0.0)
-    }
-
-    /// Number of ship groups the probabilities are split into.
-    /// Pre: none. Post: no change.
-    pub fn groups(&self) -> usize {
-        self.by_group.len().checked_div(self.rows * self.cols).unwrap_or(0)
     }
 
     /// All probabilities in row-major order.
@@ -328,7 +312,6 @@ fn finish_exact(t: &Table, m: &Model, grid: &[CellState], c: exact::Counted) -> 
         return Err(PosteriorError::Contradiction("no layout of the fleet agrees with the answers".into()));
     }
     let prob: Vec<f64> = c.cells.iter().map(|&x| x / c.weight).collect();
-    let by_group: Vec<f64> = c.by_group.iter().map(|&x| x / c.weight).collect();
     let (mut water, mut ship) = certainties(t, m, grid);
     for (i, &x) in c.cells.iter().enumerate() {
         if let (Some(w), Some(s), Some(&g)) = (water.get_mut(i), ship.get_mut(i), grid.get(i)) {
@@ -344,7 +327,6 @@ fn finish_exact(t: &Table, m: &Model, grid: &[CellState], c: exact::Counted) -> 
         cols: t.cols,
         grid: grid.to_vec(),
         prob,
-        by_group,
         water,
         ship,
         method: Method::Exact,

@@ -364,12 +364,40 @@ impl Table {
     /// Calls `f` on every placement found by the last [`Table::fitting`] call for group
     /// `g`, in the order of [`Table::nth_fit`].
     pub fn for_each_fit(&self, fit: &Fit, g: usize, mut f: impl FnMut(u32)) {
+        self.each_fit(fit, g, |_, _, pid| f(pid));
+    }
+
+    /// Calls `f(anchor, offsets)` on every placement found by the last
+    /// [`Table::fitting`] call for group `g`, in the order of [`Table::for_each_fit`]:
+    /// its cells are `anchor + o` for each `o` of `offsets`, as [`Table::cells`] lists
+    /// them (without looking the placement up).
+    /// Pre: `fit` is the last fit of group `g` (its anchors are placements' anchors).
+    pub fn for_each_fit_cells(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, &[usize])) {
+        if self.words <= 2 {
+            // The anchors come from `starts_small`: each is a placement's.
+            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+                let offsets = self.offsets(slot);
+                let mut a = a;
+                while a != 0 {
+                    f(a.trailing_zeros() as usize, offsets);
+                    a &= a - 1;
+                }
+            }
+            return;
+        }
+        self.each_fit(fit, g, |slot, anchor, _| f(anchor, self.offsets(slot)));
+    }
+
+    /// Calls `f(slot, anchor, pid)` on every placement of the last fit of group `g`.
+    #[inline]
+    fn each_fit(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, usize, u32)) {
         if self.words <= 2 {
             for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
                 let mut a = a;
                 while a != 0 {
-                    if let Some(pid) = self.find(slot, a.trailing_zeros() as usize) {
-                        f(pid);
+                    let anchor = a.trailing_zeros() as usize;
+                    if let Some(pid) = self.find(slot, anchor) {
+                        f(slot, anchor, pid);
                     }
                     a &= a - 1;
                 }
@@ -380,8 +408,9 @@ impl Table {
             for (k, &w) in acc.iter().enumerate() {
                 let mut w = w;
                 while w != 0 {
-                    if let Some(pid) = self.find(slot, k * 64 + w.trailing_zeros() as usize) {
-                        f(pid);
+                    let anchor = k * 64 + w.trailing_zeros() as usize;
+                    if let Some(pid) = self.find(slot, anchor) {
+                        f(slot, anchor, pid);
                     }
                     w &= w - 1;
                 }

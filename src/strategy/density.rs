@@ -21,8 +21,13 @@
 //! in O(log n); with random ties each node also counts the leaves under it that hold
 //! its maximum, so a uniform draw among the tied cells is O(log n) too. `weigh_all`
 //! is the plain recomputation the tests compare it with.
+//!
+//! Bays of at most 128 cells are played by the fast path of `density_small.rs` (every
+//! position a 128-bit mask), which makes the same probes; this general path plays the
+//! others, and the tests play both on the same boards.
 
-use super::ScanStrategy;
+use super::density_small::{self, Small};
+use super::{play_on_best_lane, Hunt, ScanStrategy};
 use crate::strategy::afloat::Afloat;
 use crate::game::fleet::Fleet;
 use crate::limits::memory::{self, OutOfMemory};
@@ -65,6 +70,10 @@ pub struct Density {
     /// With random ties: for each node of the tree, how many leaves under it hold its
     /// value (empty otherwise).
     ties: Vec<u32>,
+    /// The fast path's table of positions, kept from game to game.
+    small: Small,
+    /// True: the general path plays every bay (the tests' reference).
+    plain: bool,
 }
 
 impl Density {
@@ -287,6 +296,19 @@ impl ScanStrategy for Density {
         let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
         (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        if !self.plain && rows * cols <= density_small::MAX_CELLS {
+            let fits = self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
+            if fits {
+                let mut game = density_small::Game {
+                    small: &mut self.small,
+                    afloat,
+                    fleet: &fleet,
+                    rules: &rules,
+                    rng: &mut self.rng,
+                };
+                return play_on_best_lane(&mut game, scan);
+            }
+        }
         self.rebuild(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
         let mut spots: Vec<Spot> = Vec::new();
         let mut before: Vec<u64> = Vec::new();
@@ -367,7 +389,7 @@ impl ScanStrategy for Density {
 
 /// The first unknown cell, in row-major order, with a hit beside it (up, down, left or
 /// right).
-fn next_to_a_hit(scan: &Scan<'_>) -> Option<Position> {
+pub(super) fn next_to_a_hit(scan: &impl Scanner) -> Option<Position> {
     let (rows, cols) = (scan.rows(), scan.cols());
     (0..rows * cols).map(|i| Position::from_index(i, cols)).find(|&p| {
         scan.state(p) == CellState::Unknown && p.orthogonals(rows, cols).any(|q| scan.state(q) == CellState::Hit)
@@ -573,6 +595,106 @@ mod tests {
         // (0,1) is a hit: the positions through it weigh HIT_WEIGHT each.
         let w = d.weigh_all(&scan, &afloat, &Rules::problem_g()).unwrap();
         assert_eq!(w, vec![HIT_WEIGHT, 0, 2 * HIT_WEIGHT + 1, HIT_WEIGHT + 1, 1]);
+    }
+
+    /// The cells a scan probed, in order, and each answer.
+    struct Probes(Vec<(Position, Answer)>);
+    impl crate::scan::observer::ScanObserver for Probes {
+        fn probed(&mut self, pos: Position, _: Source, answer: Answer) {
+            self.0.push((pos, answer));
+        }
+    }
+
+    /// Plays `d` on `board` after the probes of `opening` (a strategy taking over
+    /// mid-game, as bayes hands drawn fleets over), watched: every probe and answer.
+    fn watched(d: &mut Density, board: &Board, opening: &[Position]) -> Vec<(Position, Answer)> {
+        let mut sonar = board.clone();
+        let mut probes = Probes(Vec::new());
+        let mut scan = Scan::new(&mut sonar, &mut probes);
+        for &p in opening {
+            if !scan.is_done() && scan.state(p) == CellState::Unknown {
+                scan.probe(p, Source::Density).unwrap();
+            }
+        }
+        d.run(&mut scan).unwrap();
+        assert_finished(board, &scan.into_record());
+        probes.0
+    }
+
+    #[test]
+    fn the_fast_path_makes_the_general_paths_probes() {
+        // Every preset and a few variants, on bays of up to 128 cells of several shapes:
+        // the fast path (watched, and on simulate's quiet lane) against the general path,
+        // probe by probe, with first-cell and random ties, from the start and mid-game.
+        let mut rulesets: Vec<Rules> =
+            ["problem-g", "classic", "russian", "starwars"].iter().map(|n| Rules::preset(n).unwrap()).collect();
+        let classic = Rules::preset("classic").unwrap();
+        rulesets.push(classic.clone().with_sunk(crate::game::rules::Sunk::None));
+        rulesets.push(classic.clone().with_touch(false));
+        rulesets.push(Rules::preset("starwars").unwrap().with_rotate(true).with_sunk(crate::game::rules::Sunk::Yes));
+        let bays = [(10, 10), (12, 10), (11, 11), (8, 16), (16, 8), (7, 9), (1, 128), (128, 1), (3, 40)];
+        let mut rng = Rng::new(12);
+        let mut games = 0;
+        for rules in &rulesets {
+            for &(rows, cols) in &bays {
+                if crate::game::placement::Placer::with_rules(rows, cols, rules).check(rules.fleet()).is_err() {
+                    continue;
+                }
+                for (g, board) in (0..).zip(game_boards(rules, rows, cols, 13, 12)) {
+                    let opening: Vec<Position> = if g % 3 == 2 {
+                        (0..rng.below(30))
+                            .map(|_| Position::from_index(rng.below(100) as usize % (rows * cols), cols))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    for random in [false, true] {
+                        let make = || if random { Density::with_random_ties(g) } else { Density::default() };
+                        let mut fast = make();
+                        let mut plain = Density { plain: true, ..make() };
+                        let want = watched(&mut plain, &board, &opening);
+                        assert_eq!(
+                            watched(&mut fast, &board, &opening),
+                            want,
+                            "{} {rows}x{cols} game {g}",
+                            rules.preset_name()
+                        );
+                        assert!(fast.small.ready, "the fast path played {rows}x{cols}");
+                        if opening.is_empty() {
+                            let quiet = solve(&mut make(), &mut board.clone()).unwrap();
+                            let reference = solve(&mut Density { plain: true, ..make() }, &mut board.clone()).unwrap();
+                            assert_eq!(quiet.render_output(None), reference.render_output(None));
+                        }
+                        games += 1;
+                    }
+                }
+            }
+        }
+        assert!(games > 1000, "{games} games");
+        // Small random bays and fleets (Problem G's rules).
+        for g in 0..300 {
+            let board = random_board(1 + rng.below(11) as usize, 1 + rng.below(11) as usize, &mut rng).unwrap();
+            let want = watched(&mut Density { plain: true, ..Density::default() }, &board, &[]);
+            assert_eq!(watched(&mut Density::default(), &board, &[]), want, "random board {g}");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_leaves_totals_that_could_saturate_to_the_general_path() {
+        // A 10-cell ship: 100^10 overflows a u64, so the general path (whose totals
+        // saturate) plays; the classic fleet fits.
+        let long = Fleet::parse_file("long\nXXXXXXXXXX\n").unwrap();
+        let shape = long.kinds()[0].shape;
+        let rules = Rules::problem_g().with_fleet(long);
+        let board =
+            Board::with_rules(1, 100, vec![crate::game::ship::Ship::drawn(Position::new(0, 37), shape)], &rules).unwrap();
+        let mut d = Density::default();
+        assert_finished(&board, &solve(&mut d, &mut board.clone()).unwrap());
+        assert!(!d.small.ready);
+        let rules = Rules::preset("classic").unwrap();
+        let board = game_boards(&rules, 10, 10, 1, 1).remove(0);
+        assert_finished(&board, &solve(&mut d, &mut board.clone()).unwrap());
+        assert!(d.small.ready);
     }
 
     #[test]

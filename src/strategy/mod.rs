@@ -4,6 +4,7 @@
 pub mod afloat;
 mod bayes;
 mod density;
+mod density_small;
 mod hunt;
 pub mod likelihood;
 mod linear;

@@ -130,6 +130,42 @@ pub struct SimResult {
     pub placing: Duration,
     /// Wall time of the whole run.
     pub wall: Duration,
+    /// CPU time (user and system) the process used during the run, every thread's
+    /// ([`process_cpu_time`]); `None` where the system does not tell. Bots' processes
+    /// are not counted.
+    pub cpu: Option<Duration>,
+    /// Each strategy's share of its threads' CPU time (each thread's CPU time split
+    /// among the strategies by their share of its wall time), in the configuration's
+    /// order; empty where the system does not tell.
+    pub strategy_cpu: Vec<Duration>,
+}
+
+/// The CPU time (user and system) this process has used so far, all its threads
+/// together: `utime` and `stime` of `/proc/self/stat`, in clock ticks of 1/100 s
+/// (Linux's `USER_HZ`).
+/// Pre: none. Post: `None` where `/proc` is missing or unreadable; else a time that
+/// never decreases from call to call.
+pub fn process_cpu_time() -> Option<Duration> {
+    stat_cpu_time(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
+/// `utime + stime` of a `/proc/PID/stat` line, fields 14 and 15 (the second field, the
+/// command's name in parentheses, may hold spaces and parentheses: fields are counted
+/// after its last `)`).
+fn stat_cpu_time(stat: &str) -> Option<Duration> {
+    let rest = stat.get(stat.rfind(')')? + 1..)?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis(utime.checked_add(stime)?.checked_mul(10)?))
+}
+
+/// The CPU time the calling thread has used so far, in nanoseconds: the first field of
+/// `/proc/thread-self/schedstat`.
+/// Pre: none. Post: `None` where the system does not tell.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
 /// Why a simulation could not run.
@@ -369,6 +405,8 @@ struct Tally {
     placing: Duration,
     forfeits: Vec<u64>,
     first_forfeit: Vec<Option<(u64, String)>>,
+    /// The thread's CPU time (`None` where the system does not tell).
+    cpu: Option<Duration>,
 }
 
 /// A strategy as a worker plays it: built in, or an outside program.
@@ -390,6 +428,7 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
         .check(config.rules.fleet())
         .map_err(SimError::Placement)?;
     let start = Instant::now();
+    let cpu_start = process_cpu_time();
     let next = AtomicU64::new(0);
     let failure: Mutex<Option<SimError>> = Mutex::new(None);
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
@@ -415,8 +454,21 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
         })
         .collect();
     let mut placing = Duration::ZERO;
+    let mut strategy_cpu = vec![Duration::ZERO; stats.len()];
+    let mut cpu_known = true;
     for t in &tallies {
         placing += t.placing;
+        // The thread's CPU time, split by each strategy's share of its wall time.
+        let wall: f64 = t.busy.iter().map(Duration::as_secs_f64).sum::<f64>() + t.placing.as_secs_f64();
+        match t.cpu {
+            Some(cpu) if wall > 0.0 => {
+                for (c, b) in strategy_cpu.iter_mut().zip(&t.busy) {
+                    *c += cpu.mul_f64(b.as_secs_f64() / wall);
+                }
+            }
+            Some(_) => {}
+            None => cpu_known = false,
+        }
         for (k, s) in stats.iter_mut().enumerate() {
             if let Some(h) = t.histograms.get(k) {
                 h.add_into(&mut s.histogram);
@@ -438,12 +490,16 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
     for s in &mut stats {
         s.vs_first = s.vs_earlier.first().copied();
     }
-    Ok(SimResult { config: config.clone(), stats, placing, wall: start.elapsed() })
+    let wall = start.elapsed();
+    let cpu = process_cpu_time().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
+    if !cpu_known {
+        strategy_cpu.clear();
+    }
+    Ok(SimResult { config: config.clone(), stats, placing, wall, cpu, strategy_cpu })
 }
 
 /// Plays blocks of games until none are left or a failure is recorded.
 fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mutex<Option<SimError>>) -> Tally {
-    let cells = config.rows * config.cols;
     let n = config.strategies.len();
     let header = Header { rows: config.rows, cols: config.cols, rules: config.rules.clone() }.lines();
     let mut players: Vec<Player> = config
@@ -454,14 +510,33 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
             None => strategy::for_rules(name, 0, &config.rules).ok().map(Player::Builtin),
         })
         .collect();
-    let mut tally = Tally {
+    let tally = Tally {
         histograms: (0..n).map(|_| Counts::default()).collect(),
         vs: (0..n).map(|k| vec![[0; 3]; k]).collect(),
         busy: vec![Duration::ZERO; n],
         placing: Duration::ZERO,
         forfeits: vec![0; n],
         first_forfeit: vec![None; n],
+        cpu: None,
     };
+    let cpu_start = thread_cpu_time();
+    let mut tally = play_blocks(config, next, done, failure, &mut players, tally);
+    tally.cpu = thread_cpu_time().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
+    tally
+}
+
+/// The worker's loop: plays blocks of games with `players` until none are left or a
+/// failure is recorded, counting into `tally`.
+fn play_blocks(
+    config: &SimConfig,
+    next: &AtomicU64,
+    done: &AtomicU64,
+    failure: &Mutex<Option<SimError>>,
+    players: &mut [Player],
+    mut tally: Tally,
+) -> Tally {
+    let cells = config.rows * config.cols;
+    let n = config.strategies.len();
     let mut placer = Placer::with_rules(config.rows, config.cols, &config.rules);
     // Reused from batch to batch: the fleet, the batch's boards and the scan record.
     let mut ships = Vec::with_capacity(config.rules.fleet().len());
@@ -660,6 +735,32 @@ mod tests {
         assert_eq!((s.min(), s.max()), (1, 4));
         assert_eq!((s.percentile(10.0), s.percentile(50.0), s.percentile(75.0), s.percentile(90.0)), (1, 1, 3, 4));
         assert_eq!(s.games_per_second(), 0.0);
+    }
+
+    #[test]
+    fn cpu_time_is_read_from_proc() {
+        // Fields 14 and 15 after a command name holding spaces and parentheses.
+        let line = "4242 (a (b) c) R 1 4242 4242 0 -1 4194304 96 0 0 0 250 31 0 0 20 0 3 0 1234 5000 300";
+        assert_eq!(stat_cpu_time(line), Some(Duration::from_millis(2810)));
+        assert_eq!(stat_cpu_time("4242 (x) R 1"), None);
+        assert_eq!(stat_cpu_time("no parenthesis"), None);
+        // This process and thread: readable on Linux, and growing with work done.
+        if std::path::Path::new("/proc/self/stat").exists() {
+            let (p0, t0) = (process_cpu_time().unwrap(), thread_cpu_time().unwrap());
+            let spin = Instant::now();
+            let mut x = 0u64;
+            while spin.elapsed() < Duration::from_millis(60) {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            let (p1, t1) = (process_cpu_time().unwrap(), thread_cpu_time().unwrap());
+            assert!(t1 > t0 && p1 >= p0, "{t0:?} {t1:?} {p0:?} {p1:?}");
+            // A run reports its CPU time, and one share per strategy.
+            let r = simulate(&config(3000, 2), &AtomicU64::new(0)).unwrap();
+            assert!(r.cpu.is_some());
+            assert_eq!(r.strategy_cpu.len(), 4);
+            let shares: Duration = r.strategy_cpu.iter().sum();
+            assert!(shares > Duration::ZERO && shares <= r.cpu.unwrap() + Duration::from_millis(50), "{r:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,346 @@
+//! density's fast path for bays of at most 128 cells (the classic 10x10 game, Problem
+//! G's, starwars's 12x10): the same totals and the same probes as the general path
+//! (`density.rs`), with every position a 128-bit mask of its cells.
+//!
+//! What is known is four masks (unknown cells, hits, cells of sunk ships, cells a
+//! position may not cover); a position's weight is 0 when its kind has no ship afloat,
+//! when it covers a cell it may not cover or when it has no unknown cell, else
+//! [`HIT_WEIGHT`] to the power of the hits not given to a sunk ship that it covers. Each
+//! position's weight is kept, and the cell totals with it: a probe recomputes the
+//! positions through its cell, a sunk answer those through the ship (and its
+//! surroundings when ships may not touch) and its kind's, and a position whose weight
+//! changed moves the difference onto its unknown cells. The best cell is found by a pass
+//! over the unknown cells (first in row-major order among equals, or a uniform draw
+//! among them for density-random, as the general path's tree does).
+//!
+//! The totals are exact sums, as the general path's are, only when they cannot
+//! saturate a `u64`: [`Small::prepare`] refuses a fleet whose largest weight times the
+//! positions through a cell could (a ship of 10 cells or more), and the general path
+//! plays it.
+
+use super::density::{next_to_a_hit, HIT_WEIGHT};
+use super::Plays;
+use crate::strategy::afloat::Afloat;
+use crate::game::fleet::Fleet;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::Source;
+use crate::game::position::Position;
+use crate::scan::record::CellState;
+use crate::game::rng::Rng;
+use crate::game::rules::Rules;
+use crate::scan::{ScanError, Scanner};
+use crate::game::shape::Shape;
+use crate::scan::sonar::Answer;
+
+/// The most cells a bay may have for the fast path (one bit each in a `u128`).
+pub(super) const MAX_CELLS: usize = 128;
+
+/// The positions of a bay and fleet, kept from game to game, and one game's weights.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Small {
+    /// The bay and the shapes of each kind the table was built for.
+    rows: usize,
+    cols: usize,
+    shapes: Vec<Vec<Shape>>,
+    /// Whether the table was built for them, and whether it fits ([`Small::prepare`]'s
+    /// answer).
+    built: bool,
+    pub(super) ready: bool,
+    /// Every position: its cells, and its kind.
+    masks: Vec<u128>,
+    kinds: Vec<usize>,
+    /// The positions through cell `i`: `through[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+    through: Vec<u32>,
+    /// `HIT_WEIGHT` to the power of `h`, for `h` up to the largest ship's size.
+    powers: Vec<u64>,
+    /// This game's weight of each position.
+    weights: Vec<u64>,
+    /// This game's total of each unknown cell (other cells: stale, never read).
+    totals: Vec<u64>,
+    /// The weights and totals of a game that starts with nothing known, once computed
+    /// (empty before).
+    fresh_weights: Vec<u64>,
+    fresh_totals: Vec<u64>,
+}
+
+/// The mask of cell `i` (0 beyond the 128 bits).
+fn bit(i: usize) -> u128 {
+    1u128.checked_shl(i as u32).unwrap_or(0)
+}
+
+/// The cells of `mask`, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(i)
+    })
+}
+
+impl Small {
+    /// Builds (or keeps) the table of positions for a `rows` x `cols` bay and these
+    /// shapes of each kind.
+    /// Pre: none. Post: `Ok(true)` when the fast path can play this bay and fleet with
+    /// exact totals (at most [`MAX_CELLS`] cells, no total can pass `u64::MAX`);
+    /// `Ok(false)` when the general path must.
+    pub(super) fn prepare(&mut self, rows: usize, cols: usize, shapes: &[Vec<Shape>]) -> Result<bool, OutOfMemory> {
+        if self.rows == rows && self.cols == cols && self.shapes == shapes && self.built {
+            return Ok(self.ready);
+        }
+        (self.built, self.ready) = (true, false);
+        (self.rows, self.cols) = (rows, cols);
+        self.shapes.clear();
+        self.shapes.extend_from_slice(shapes);
+        self.masks.clear();
+        self.kinds.clear();
+        self.fresh_weights.clear();
+        self.fresh_totals.clear();
+        let cells = rows * cols;
+        if cells == 0 || cells > MAX_CELLS {
+            return Ok(false);
+        }
+        let mut count = vec![0usize; cells];
+        for (k, kind) in shapes.iter().enumerate() {
+            for shape in kind {
+                if shape.rows() > rows || shape.cols() > cols {
+                    continue;
+                }
+                for r in 0..=rows - shape.rows() {
+                    for c in 0..=cols - shape.cols() {
+                        let mask = shape.cells().fold(0u128, |m, (dr, dc)| m | bit((r + dr) * cols + c + dc));
+                        memory::push(&mut self.masks, mask)?;
+                        memory::push(&mut self.kinds, k)?;
+                        for i in bits(mask) {
+                            if let Some(n) = count.get_mut(i) {
+                                *n += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.starts.clear();
+        let mut at = 0;
+        for &n in &count {
+            self.starts.push(at);
+            at += n;
+        }
+        self.starts.push(at);
+        self.through.clear();
+        memory::resize(&mut self.through, at, 0)?;
+        let mut next = self.starts.clone();
+        for (p, &mask) in self.masks.iter().enumerate() {
+            for i in bits(mask) {
+                if let (Some(slot), Some(n)) = (next.get_mut(i), u32::try_from(p).ok()) {
+                    if let Some(t) = self.through.get_mut(*slot) {
+                        *t = n;
+                    }
+                    *slot += 1;
+                }
+            }
+        }
+        let largest = shapes.iter().flatten().map(|s| s.size()).max().unwrap_or(0);
+        self.powers = (0..=largest as u32).map_while(|h| HIT_WEIGHT.checked_pow(h)).collect();
+        let most = count.iter().copied().max().unwrap_or(0) as u64;
+        let top = self.powers.last().copied().and_then(|w| w.checked_mul(most)).and_then(|t| t.checked_add(1));
+        self.ready = self.powers.len() == largest + 1 && top.is_some();
+        Ok(self.ready)
+    }
+}
+
+/// One game of the fast path: the table, what is known as masks, and the ships afloat.
+pub(super) struct Game<'a> {
+    pub(super) small: &'a mut Small,
+    pub(super) afloat: Afloat,
+    pub(super) fleet: &'a Fleet,
+    pub(super) rules: &'a Rules,
+    /// density-random's draws (`None`: ties go to the first cell).
+    pub(super) rng: &'a mut Option<Rng>,
+}
+
+/// What is known, as masks.
+struct Known {
+    unknown: u128,
+    hits: u128,
+    sunk: u128,
+    /// Cells a position may not cover: known water, cells of sunk ships, and (when
+    /// ships may not touch) the cells around sunk ships.
+    barred: u128,
+    /// The cells around sunk ships (when ships may not touch).
+    halo: u128,
+    /// Every cell of the bay.
+    all: u128,
+}
+
+impl Known {
+    fn bar(&mut self) {
+        let live = self.hits & !self.sunk;
+        self.barred = (self.all & !(self.unknown | live)) | self.sunk | self.halo;
+    }
+}
+
+impl Game<'_> {
+    /// The weight of position `p`.
+    #[inline]
+    fn weight(&self, p: usize, known: &Known) -> u64 {
+        let (Some(&mask), Some(&k)) = (self.small.masks.get(p), self.small.kinds.get(p)) else { return 0 };
+        if mask & known.barred != 0 || mask & known.unknown == 0 || self.afloat.left(k) == 0 {
+            return 0;
+        }
+        // The hits a position covers are few: a loop beats a popcount without the
+        // instruction (the default target has none).
+        let mut live = mask & known.hits & !known.sunk;
+        let mut h = 0;
+        while live != 0 {
+            live &= live - 1;
+            h += 1;
+        }
+        self.small.powers.get(h).copied().unwrap_or(u64::MAX)
+    }
+
+    /// Recomputes position `p`'s weight and moves the difference onto its unknown cells.
+    #[inline]
+    fn refresh(&mut self, p: usize, known: &Known) {
+        let new = self.weight(p, known);
+        let (Some(&old), Some(&mask)) = (self.small.weights.get(p), self.small.masks.get(p)) else { return };
+        if new == old {
+            return;
+        }
+        for i in bits(mask & known.unknown) {
+            if let Some(t) = self.small.totals.get_mut(i) {
+                *t = t.wrapping_sub(old).wrapping_add(new);
+            }
+        }
+        if let Some(w) = self.small.weights.get_mut(p) {
+            *w = new;
+        }
+    }
+
+    /// Marks the cells around the sunk ship `ship` (when ships may not touch).
+    fn surround(&self, ship: u128, known: &mut Known) {
+        if self.rules.touch() {
+            return;
+        }
+        let (rows, cols) = (self.small.rows, self.small.cols);
+        for i in bits(ship) {
+            let p = Position::from_index(i, cols);
+            for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+                known.halo |= bit(q.index(cols));
+            }
+        }
+    }
+
+    /// The unknown cell of the highest total: the first among equals, or with random
+    /// ties one of them drawn uniformly; and that total.
+    fn best(&mut self, unknown: u128) -> Option<(usize, u64)> {
+        let totals = &self.small.totals;
+        let mut top: Option<(usize, u64)> = None;
+        for i in bits(unknown) {
+            let t = totals.get(i).copied().unwrap_or(0);
+            if top.is_none_or(|(_, b)| t > b) {
+                top = Some((i, t));
+            }
+        }
+        let (first, value) = top?;
+        let Some(rng) = self.rng.as_mut() else { return Some((first, value)) };
+        let tied = || bits(unknown).filter(|&i| totals.get(i) == Some(&value));
+        let pick = rng.below(tied().count() as u64) as usize;
+        tied().nth(pick).map(|i| (i, value))
+    }
+}
+
+impl Plays for Game<'_> {
+    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let cells = rows * cols;
+        let mut known = Known { unknown: 0, hits: 0, sunk: 0, barred: 0, halo: 0, all: 0 };
+        for i in 0..cells {
+            let p = Position::from_index(i, cols);
+            known.all |= bit(i);
+            match scan.state(p) {
+                CellState::Unknown => known.unknown |= bit(i),
+                CellState::Hit => known.hits |= bit(i),
+                _ => {}
+            }
+            if self.afloat.is_sunk(p) {
+                known.sunk |= bit(i);
+            }
+        }
+        self.surround(known.sunk, &mut known);
+        known.bar();
+        let positions = self.small.masks.len();
+        let fresh = known.unknown == known.all && (0..self.fleet.kinds().len()).all(|k| self.afloat.left(k) > 0);
+        if fresh && !self.small.fresh_weights.is_empty() {
+            // A new game: the weights and totals of the last new game on this table.
+            let small = &mut *self.small;
+            small.weights.clone_from(&small.fresh_weights);
+            small.totals.clone_from(&small.fresh_totals);
+        } else {
+            self.small.weights.clear();
+            memory::resize(&mut self.small.weights, positions, 0).map_err(|e| scan.out_of_memory(e))?;
+            self.small.totals.clear();
+            memory::resize(&mut self.small.totals, cells, 0).map_err(|e| scan.out_of_memory(e))?;
+            for p in 0..positions {
+                self.refresh(p, &known);
+            }
+            if fresh {
+                let small = &mut *self.small;
+                small.fresh_weights.clone_from(&small.weights);
+                small.fresh_totals.clone_from(&small.totals);
+            }
+        }
+        while !scan.is_done() {
+            let Some((i, total)) = self.best(known.unknown) else { return Err(scan.exhausted()) };
+            let mut pos = Position::from_index(i, cols);
+            if total == 0 {
+                // No position fits anywhere, yet ships are afloat (see density.rs).
+                if let Some(p) = next_to_a_hit(scan) {
+                    pos = p;
+                }
+            }
+            let answer = scan.probe(pos, Source::Density)?;
+            let i = pos.index(cols);
+            known.unknown &= !bit(i);
+            if answer.is_hit() {
+                known.hits |= bit(i);
+            }
+            // A sunk ship: the cells whose positions change, and its kind if none of it
+            // is afloat now.
+            let mut sank: Option<(u128, usize)> = None;
+            if let Answer::Sunk(kind) = answer {
+                let state = |p: Position| scan.state(p) == CellState::Hit;
+                if let Some((k, ship)) = self.afloat.sink(pos, kind, self.rules, Some(self.fleet), state) {
+                    let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+                    let halo = known.halo;
+                    known.sunk |= mask;
+                    self.surround(mask, &mut known);
+                    let gone = if self.afloat.left(k) == 0 { k } else { usize::MAX };
+                    sank = Some((mask | bit(i) | (known.halo & !halo), gone));
+                }
+            }
+            known.bar();
+            if let Some((changed, gone)) = sank {
+                for p in 0..positions {
+                    let (mask, kind) = (self.small.masks.get(p), self.small.kinds.get(p));
+                    if mask.is_some_and(|&m| m & changed != 0) || kind == Some(&gone) {
+                        self.refresh(p, &known);
+                    }
+                }
+            } else {
+                let (from, to) = (self.small.starts.get(i).copied(), self.small.starts.get(i + 1).copied());
+                if let (Some(from), Some(to)) = (from, to) {
+                    for j in from..to {
+                        let p = self.small.through.get(j).map_or(usize::MAX, |&p| p as usize);
+                        self.refresh(p, &known);
+                    }
+                }
+            }
+            scan.end_step();
+        }
+        Ok(())
+    }
+}
