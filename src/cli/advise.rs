@@ -210,7 +210,7 @@ fn afloat_counts(list: &str, fleet: &Fleet) -> Result<Vec<usize>, CliError> {
             let hint = super::args::nearest(item, &names).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
             return Err(CliError::Usage(format!(
                 "--afloat: no ship called `{}` in the fleet; {hint}{the_fleet}",
-                crate::game::input::shown(item.as_bytes())
+                crate::render::words::shown(item.as_bytes())
             )));
         };
         let (Some(count), Some(kind)) = (counts.get_mut(k), kinds.get(k)) else { continue };

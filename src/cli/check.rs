@@ -197,7 +197,8 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         return Err(CliError::Usage("no case to run".into()));
     }
     // Ctrl-C and SIGTERM kill every program started.
-    crate::tools::reaper::guard_signals("check").map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    crate::tools::reaper::guard_signals("check")
+        .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
     let checked = run_with_progress(cases, &settings, io);
     // What escaped every run's tracking (an orphan that cleared its environment).
     crate::tools::reaper::sweep();

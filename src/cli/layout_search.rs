@@ -10,9 +10,9 @@
 //! either. A branch is cut when the ship cells left outnumber the cells still free.
 
 use crate::game::position::Position;
-use crate::scan::record::CellState;
 use crate::game::rules::Rules;
 use crate::game::shape::Shape;
+use crate::scan::record::CellState;
 use crate::scan::state::StateGrid;
 
 /// What the search concluded.

@@ -398,7 +398,7 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             if let Some(extra) = rest.first() {
                 return Err(CliError::Usage(format!(
                     "--version takes nothing after it, got `{}`",
-                    crate::game::input::shown(extra.as_bytes())
+                    crate::render::words::shown(extra.as_bytes())
                 )));
             }
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;

@@ -391,7 +391,8 @@ fn against_referee(flags: &Parsed, io: &mut Streams<'_>, command: &str) -> Resul
             "--referee: the referee's header gives the bay; leave out --rows and --cols".into(),
         ));
     }
-    let argv = crate::tools::simulate::arena::split_command(command).map_err(|e| CliError::Usage(format!("--referee: {e}")))?;
+    let argv = crate::tools::simulate::arena::split_command(command)
+        .map_err(|e| CliError::Usage(format!("--referee: {e}")))?;
     let (mut referee, mut to, from) = Referee::start(&argv)?;
     let mut from = std::io::BufReader::new(from);
     let outcome = {

@@ -6,8 +6,8 @@ use super::args::Parsed;
 use super::game;
 use super::{CliError, Streams};
 use crate::game::placement::Placer;
-use crate::tools::serve::client::{ExecSonar, Url};
 use crate::strategy::{self, DEFAULT_SEED};
+use crate::tools::serve::client::{ExecSonar, Url};
 
 /// Plays the service at `url` (`http://HOST:PORT/PATH[?token=T]`; without a token, one is
 /// asked for with `method=GetToken` and printed first as `token: T`).
@@ -33,7 +33,8 @@ pub(crate) fn run(flags: &Parsed, url: &str, io: &mut Streams<'_>) -> Result<(),
     let name = if flags.has("--strategy") { flags.text("--strategy").unwrap_or("density") } else { "density" };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let parsed = Url::parse(url).map_err(|e| CliError::Usage(format!("--url: {e}")))?;
-    let had_token = crate::tools::serve::http::query_pairs(&parsed.query).is_ok_and(|q| q.iter().any(|(k, _)| k == "token"));
+    let had_token =
+        crate::tools::serve::http::query_pairs(&parsed.query).is_ok_and(|q| q.iter().any(|(k, _)| k == "token"));
     let mut sonar = ExecSonar::connect(&parsed, &rules).map_err(CliError::Invalid)?;
     let rules = crate::scan::sonar::Sonar::rules(&sonar).clone();
     let (rows, cols) = (crate::scan::sonar::Sonar::rows(&sonar), crate::scan::sonar::Sonar::cols(&sonar));

@@ -55,7 +55,7 @@ LIMITS
   (413), 10 s for a whole request (408); bays of at most 2,500 cells for advise,
   games and traces; a full queue of waiting connections answers 503.
 ",
-    extra: Some(game::presets_help),
+    extra: None,
 };
 
 /// Runs `serve`.

@@ -8,11 +8,11 @@
 //! strategy does not guess (its posterior weighs every possibility).
 
 use crate::game::fleet::Fleet;
-use crate::limits::memory::{self, OutOfMemory};
 use crate::game::position::Position;
-use crate::scan::record::{CellState, ScanRecord};
 use crate::game::rules::Rules;
 use crate::game::ship::Ship;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::record::{CellState, ScanRecord};
 
 /// The ships not sunk yet, and the cells of the sunk ones.
 #[derive(Debug, Clone, Default)]

@@ -27,15 +27,16 @@
 //! others, and the tests play both on the same boards.
 
 use super::density_small::{self, Small};
-use super::{play_on_best_lane, Hunt, ScanStrategy};
-use crate::strategy::afloat::Afloat;
+use super::{play_on_best_lane, ScanStrategy};
 use crate::game::fleet::Fleet;
-use crate::limits::memory::{self, OutOfMemory};
-use crate::scan::observer::Source;
 use crate::game::position::Position;
-use crate::scan::record::CellState;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
+use crate::game::shape::Shape;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
+use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError, Scanner};
 use crate::strategy::afloat::Afloat;
 use std::collections::HashSet;
@@ -608,7 +609,7 @@ mod tests {
     /// Plays `d` on `board` after the probes of `opening` (a strategy taking over
     /// mid-game, as bayes hands drawn fleets over), watched: every probe and answer.
     fn watched(d: &mut Density, board: &Board, opening: &[Position]) -> Vec<(Position, Answer)> {
-        let mut sonar = board.clone();
+        let mut sonar = Referee::new(&board);
         let mut probes = Probes(Vec::new());
         let mut scan = Scan::new(&mut sonar, &mut probes);
         for &p in opening {
@@ -661,8 +662,8 @@ mod tests {
                         );
                         assert!(fast.small.ready, "the fast path played {rows}x{cols}");
                         if opening.is_empty() {
-                            let quiet = solve(&mut make(), &mut board.clone()).unwrap();
-                            let reference = solve(&mut Density { plain: true, ..make() }, &mut board.clone()).unwrap();
+                            let quiet = solve(&mut make(), &mut Referee::new(&board)).unwrap();
+                            let reference = solve(&mut Density { plain: true, ..make() }, &mut Referee::new(&board)).unwrap();
                             assert_eq!(quiet.render_output(None), reference.render_output(None));
                         }
                         games += 1;
@@ -687,13 +688,14 @@ mod tests {
         let shape = long.kinds()[0].shape;
         let rules = Rules::problem_g().with_fleet(long);
         let board =
-            Board::with_rules(1, 100, vec![crate::game::ship::Ship::drawn(Position::new(0, 37), shape)], &rules).unwrap();
+            Board::with_rules(1, 100, vec![crate::game::ship::Ship::drawn(Position::new(0, 37), shape)], &rules)
+                .unwrap();
         let mut d = Density::default();
-        assert_finished(&board, &solve(&mut d, &mut board.clone()).unwrap());
+        assert_finished(&board, &solve(&mut d, &mut Referee::new(&board)).unwrap());
         assert!(!d.small.ready);
         let rules = Rules::preset("classic").unwrap();
         let board = game_boards(&rules, 10, 10, 1, 1).remove(0);
-        assert_finished(&board, &solve(&mut d, &mut board.clone()).unwrap());
+        assert_finished(&board, &solve(&mut d, &mut Referee::new(&board)).unwrap());
         assert!(d.small.ready);
     }
 

@@ -20,17 +20,17 @@
 
 use super::density::{next_to_a_hit, HIT_WEIGHT};
 use super::Plays;
-use crate::strategy::afloat::Afloat;
 use crate::game::fleet::Fleet;
-use crate::limits::memory::{self, OutOfMemory};
-use crate::scan::observer::Source;
 use crate::game::position::Position;
-use crate::scan::record::CellState;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
-use crate::scan::{ScanError, Scanner};
 use crate::game::shape::Shape;
+use crate::limits::memory::{self, OutOfMemory};
+use crate::scan::observer::Source;
+use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
+use crate::scan::{ScanError, Scanner};
+use crate::strategy::afloat::Afloat;
 
 /// The most cells a bay may have for the fast path (one bit each in a `u128`).
 pub(super) const MAX_CELLS: usize = 128;

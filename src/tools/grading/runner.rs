@@ -8,8 +8,8 @@
 //! [`crate::tools::reaper`]: past a limit, and after every run whatever its verdict, every
 //! process it started is killed with `kill(2)`, those that left its group included.
 
-use crate::tools::reaper;
 use crate::sys;
+use crate::tools::reaper;
 use std::io::{Read, Write};
 use std::process::{ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};

@@ -9,16 +9,17 @@
 use super::games::{is_token, Game};
 use super::http::{query_pairs, shown, Request, Response};
 use super::State;
-use crate::game::board::Board;
 use crate::cli::args::Command;
 use crate::cli::CliError;
-use crate::render::json::{self, Value};
-use crate::strategy::likelihood::Likelihood;
-use crate::scan::observer::{ListView, ScanObserver, Source};
+use crate::game::board::Board;
+use crate::game::position::Orientation;
 use crate::game::position::Position;
-use crate::scan::record::{CellState, ScanRecord};
 use crate::game::rules::{Rules, PRESETS};
-use crate::game::ship::{Orientation, Ship};
+use crate::game::ship::Ship;
+use crate::render::json::{self, Value};
+use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
+use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::referee::{self, Referee};
 use crate::scan::sonar::Answer;
 use crate::strategy;
 use crate::tools::trace::{TraceOptions, Tracer};
@@ -230,7 +231,7 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
             Response::error(409, &format!("{pos} was already probed"))
         });
     };
-    let said = board.answer_at(i, &game.record);
+    let said = referee::answer(board, i, &game.record);
     game.record.set_probed(i, said.is_hit());
     let fleet = board.rules().fleet();
     let (word, ship) = match said {
@@ -309,7 +310,7 @@ struct Watch<'a> {
 }
 
 impl ScanObserver for Watch<'_> {
-    fn likelihood_read(&mut self, matrix: &Likelihood) {
+    fn likelihood_read(&mut self, matrix: &dyn ScoreView) {
         self.tracer.likelihood_read(matrix);
     }
     fn weights_read(&mut self, what: &'static str, weights: &[f64]) {
@@ -393,7 +394,7 @@ fn trace(req: &Request) -> Response {
             steps: Vec::new(),
         };
         watch.tracer.begin(name);
-        let mut sonar = board.clone();
+        let mut sonar = Referee::new(&board);
         let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut watch)
             .map_err(|e| Response::error(422, &e.to_string()))?;
         let steps = std::mem::take(&mut watch.steps);
