@@ -1,6 +1,10 @@
 //! Checking a program like the judge does: every case is run (in parallel, results
 //! kept in case order) and judged by Mooshak's rules, then the first failing case of
-//! each kind (PE, WA, TLE, RE) is shrunk to a smaller input with the same verdict.
+//! each kind (PE, WA, TLE, RE) and strategy is shrunk to a 1-minimal input with the
+//! same verdict. A time limit counts only when it repeats: a run the runner stopped
+//! for time is run again at once, and the case is TLE only when that run is stopped
+//! too (otherwise the second run's verdict stands); the shrunk form of a TLE is run
+//! once more alone, with nothing else running, and kept only when it still times out.
 
 use super::cases::Case;
 use super::instance::Instance;
@@ -58,6 +62,19 @@ pub(crate) fn judge(settings: &Settings, input: &[u8], expected: &[u8]) -> Resul
     Ok(Outcome { verdict, run })
 }
 
+/// [`judge`], with a time limit confirmed: when the run is stopped for time, the
+/// program is run again on the same input, and the second run's outcome is the
+/// result (TLE only when it is stopped for time too: twice in a row).
+/// Pre: none. Post: `TimeLimit` only when two runs in a row ran out of time; `Err`
+/// only when the program cannot be started.
+pub(crate) fn judge_confirmed(settings: &Settings, input: &[u8], expected: &[u8]) -> Result<Outcome, StartError> {
+    let first = judge(settings, input, expected)?;
+    if first.verdict != Verdict::TimeLimit {
+        return Ok(first);
+    }
+    judge(settings, input, expected)
+}
+
 /// Counters a caller may watch from another thread (progress on a terminal).
 #[derive(Debug, Default)]
 pub(crate) struct Progress {
@@ -84,6 +101,9 @@ pub(crate) struct Shrunk {
     pub outcome: Outcome,
     /// Runs spent shrinking.
     pub runs: usize,
+    /// True when no one-step reduction of the input gets the verdict (false when the
+    /// budget ran out first).
+    pub minimal: bool,
 }
 
 /// Everything a check found.
@@ -93,7 +113,8 @@ pub(crate) struct Checked {
     pub cases: Vec<Case>,
     /// The outcome of each case.
     pub outcomes: Vec<Outcome>,
-    /// For each case, its shrunk form (only for the first failing case of each kind).
+    /// For each case, its shrunk form (only for the first failing case of each kind
+    /// and strategy).
     pub shrunk: Vec<Option<Shrunk>>,
     /// Wall-clock time of the whole check.
     pub wall: Duration,
@@ -106,15 +127,25 @@ impl Checked {
         self.outcomes.iter().map(|o| o.verdict).max().unwrap_or(Verdict::Accepted)
     }
 
-    /// For each verdict other than AC that some case got, the index of the first such
-    /// case, in verdict order.
-    /// Pre: none. Post: at most 5 entries.
+    /// For each verdict other than AC that some case got and each strategy, the index
+    /// of the first case of that strategy with that verdict: verdicts in Mooshak's
+    /// order, strategies in order of first appearance among the cases.
+    /// Pre: none. Post: at most one entry per verdict and strategy.
     pub(crate) fn first_failures(&self) -> Vec<(Verdict, usize)> {
-        Verdict::ALL
-            .iter()
-            .skip(1)
-            .filter_map(|&v| self.outcomes.iter().position(|o| o.verdict == v).map(|k| (v, k)))
-            .collect()
+        let mut strategies: Vec<&str> = Vec::new();
+        for c in &self.cases {
+            if !strategies.contains(&c.strategy.as_str()) {
+                strategies.push(&c.strategy);
+            }
+        }
+        let mut out = Vec::new();
+        for &v in Verdict::ALL.iter().skip(1) {
+            for s in &strategies {
+                let first = self.cases.iter().zip(&self.outcomes).position(|(c, o)| o.verdict == v && c.strategy == *s);
+                out.extend(first.map(|k| (v, k)));
+            }
+        }
+        out
     }
 }
 
@@ -150,14 +181,15 @@ fn parallel<T: Sync, R: Send>(
     all.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Checks the program on `cases`: runs them all, then shrinks the first failing case
-/// of each kind among PE, WA, TLE and RE (when its input can be shrunk).
+/// Checks the program on `cases`: runs them all (a TLE confirmed by a second run),
+/// then shrinks the first failing case of each kind among PE, WA, TLE and RE and each
+/// strategy (when its input can be shrunk).
 /// Pre: none. Post: one outcome per case, in order; `Err` when the program cannot be
 /// started.
 pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) -> Result<Checked, StartError> {
     let start = Instant::now();
     let outcomes = parallel(&cases, settings.jobs, &|case: &Case| {
-        let outcome = judge(settings, &case.input, &case.expected)?;
+        let outcome = judge_confirmed(settings, &case.input, &case.expected)?;
         progress.done.fetch_add(1, Ordering::Relaxed);
         if outcome.verdict != Verdict::Accepted {
             progress.failing.fetch_add(1, Ordering::Relaxed);
@@ -194,7 +226,7 @@ fn shrink_case(
             let (Some(c), Some(e)) = (cands.get(k), expected.get(k)) else {
                 return Ok(None);
             };
-            let o = judge(settings, c.text().as_bytes(), e)?;
+            let o = judge_confirmed(settings, c.text().as_bytes(), e)?;
             progress.shrink_runs.fetch_add(1, Ordering::Relaxed);
             Ok(Some(o))
         })?;
@@ -207,12 +239,24 @@ fn shrink_case(
         Ok(hit)
     };
     let found = shrink::shrink(start, settings.shrink_budget, settings.jobs, &mut test)?;
-    Ok(last.filter(|(inst, _, _)| *inst == found.instance).map(|(instance, expected, outcome)| Shrunk {
+    let Some((instance, expected, mut outcome)) = last.filter(|(inst, _, _)| *inst == found.instance) else {
+        return Ok(None);
+    };
+    if verdict == Verdict::TimeLimit {
+        // Rerun alone (nothing else runs now): kept only when it times out again.
+        let alone = judge(settings, &instance.text().into_bytes(), &expected)?;
+        if alone.verdict != Verdict::TimeLimit {
+            return Ok(None);
+        }
+        outcome = alone;
+    }
+    Ok(Some(Shrunk {
         input: instance.text().into_bytes(),
         instance,
         expected,
         outcome,
         runs: found.runs,
+        minimal: found.minimal,
     }))
 }
 
@@ -247,6 +291,23 @@ mod tests {
         let mut s = settings("yes");
         s.output_limit = 100;
         assert_eq!(judge(&s, b"", b"x\n").unwrap().verdict, Verdict::OutputLimit);
+    }
+
+    #[test]
+    fn a_time_limit_counts_only_when_a_rerun_times_out_too() {
+        let mark = std::env::temp_dir().join(format!("check-tle-once-{}", std::process::id()));
+        let _ = std::fs::remove_file(&mark);
+        let m = mark.display();
+        // Slow on its first run only.
+        let mut s = settings(&format!("if [ -e {m} ]; then cat; else touch {m}; sleep 5; fi"));
+        s.time_limit = Duration::from_millis(300);
+        assert_eq!(judge_confirmed(&s, b"x\n", b"x\n").unwrap().verdict, Verdict::Accepted);
+        let _ = std::fs::remove_file(&mark);
+        let mut s = settings("sleep 5");
+        s.time_limit = Duration::from_millis(100);
+        let t = Instant::now();
+        assert_eq!(judge_confirmed(&s, b"", b"x\n").unwrap().verdict, Verdict::TimeLimit);
+        assert!(t.elapsed() >= Duration::from_millis(200), "two runs");
     }
 
     #[test]
