@@ -474,3 +474,41 @@ fn a_crash_that_needs_the_last_row_shrinks_to_two_cells() {
     assert_eq!(shrunk, "smart\n1 2 1\n0 0 1 E\n", "{json}");
     assert!(assert_one_minimal(&shrunk, "RE", &command, &[], "last-row") >= 1);
 }
+
+/// Runs `check ARGS` in `dir`.
+fn check_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    std::process::Command::new(bin()).arg("check").args(args).current_dir(dir).output().unwrap()
+}
+
+#[test]
+fn build_runs_once_before_the_cases_and_a_failure_is_a_compile_error() {
+    if std::process::Command::new("javac").arg("-version").output().is_err() {
+        println!("skipped: javac is not installed");
+        return;
+    }
+    let dir = temp("build");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(solver("LinearOnly.java"), dir.join("LinearOnly.java")).unwrap();
+    let build = "echo built >> builds.txt && javac -d out *.java";
+    let args = ["--build", build, "--strategies", "linear", "--random", "3", "--", "java", "-cp", "out", "LinearOnly"];
+    let out = check_in(&dir, &args);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", stderr(&out));
+    assert!(report.starts_with(&format!("build: {build}: done in ")), "{report}");
+    assert!(report.contains("verdict: AC"), "{report}");
+    assert_eq!(std::fs::read_to_string(dir.join("builds.txt")).unwrap(), "built\n");
+    // A slip that does not compile: CE with javac's own words, no case run.
+    let broken = std::fs::read_to_string(dir.join("LinearOnly.java")).unwrap().replacen(';', "", 1);
+    std::fs::write(dir.join("LinearOnly.java"), broken).unwrap();
+    let out = check_in(&dir, &args);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", stderr(&out));
+    assert!(report.contains("verdict: CE (compile error): no case was run\n"), "{report}");
+    assert!(report.contains("the build exited with status 1 after "), "{report}");
+    assert!(report.contains("    | LinearOnly.java:") && report.contains("error: ';' expected"), "{report}");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let json = stdout(&check_in(&dir, &[&["--format", "json"][..], &args[..]].concat()));
+    assert_eq!(json_str(&json, "verdict"), "CE", "{json}");
+    assert!(json.contains("error: ';' expected"), "{json}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

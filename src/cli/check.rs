@@ -28,6 +28,11 @@ const MORE_CASE_FLAGS: &[Flag] = &[
 
 const RUN_FLAGS: &[Flag] = &[
     Flag::value(
+        "--build",
+        "COMMAND",
+        "run COMMAND once with `sh -c` in this directory before\nthe cases (javac -d out *.java), untimed (stopped\nafter 600 s); a failure is CE with its output",
+    ),
+    Flag::value(
         "--time-limit",
         "SECONDS",
         "wall-clock limit of one run; a JVM alone needs about\nhalf a second to start, so keep 2 for Java",
@@ -67,14 +72,17 @@ statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
   TLE  still running (or its output still open) at the time limit: killed
        with its children
   RE   a non-zero exit status, a signal, or anything written on stderr
-The program's verdict is the worst over the cases (AC < PE < WA < OLE < TLE <
-RE). The first case of each failing kind but OLE is shrunk: fewer ships, a
-smaller board, ships moved to the corner and shortened, every candidate a
-valid input, each run counted against --shrink-budget.
+  CE   (with --build) the build command failed: its output, no case run
+A TLE counts only when a rerun times out too. The program's verdict is the
+worst over the cases (AC < PE < WA < OLE < TLE < RE). The first case of each
+failing kind but OLE, for each strategy, is shrunk to a 1-minimal input: no
+row or column deleted, ship removed, shortened or moved up or left still gets
+the verdict; every candidate a valid input, each run counted against
+--shrink-budget.
 
 EXIT STATUS
-  0 every case AC, 1 some case not AC, 2 bad arguments or a PROGRAM that
-  cannot be started.
+  0 every case AC, 1 some case not AC or a failed --build, 2 bad arguments
+  or a PROGRAM that cannot be started.
 ",
     extra: None,
 };
@@ -186,6 +194,21 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let cases = select(p)?;
     if cases.is_empty() {
         return Err(CliError::Usage("no case to run".into()));
+    }
+    if let Some(command) = p.text("--build") {
+        let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;
+        if !built.succeeded() {
+            let text = if format == "json" {
+                report::compile_error_json(&built, &settings)
+            } else {
+                report::compile_error_text(&built, &settings)
+            };
+            io.stdout.write_all(text.as_bytes())?;
+            return Err(CliError::Exit(1));
+        }
+        if format == "text" {
+            writeln!(io.stdout, "build: {command}: done in {} s", report::seconds(built.run.elapsed))?;
+        }
     }
     let checked = run_with_progress(cases, &settings, io)?;
     if let Some(dir) = p.text("--keep") {

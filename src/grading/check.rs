@@ -75,6 +75,41 @@ pub(crate) fn judge_confirmed(settings: &Settings, input: &[u8], expected: &[u8]
     judge(settings, input, expected)
 }
 
+/// Longest a build command may run: a safety net, not a time limit (builds are
+/// untimed, as Mooshak's compile step is not part of any test's time).
+pub(crate) const BUILD_LIMIT: Duration = Duration::from_secs(600);
+
+/// Most bytes of the build command's stdout (and of its stderr) kept.
+const BUILD_OUTPUT: usize = 1 << 20;
+
+/// What the build command did.
+#[derive(Debug, Clone)]
+pub(crate) struct Build {
+    /// The command line, as given (run by `sh -c`).
+    pub command: String,
+    /// Its run.
+    pub run: Run,
+}
+
+impl Build {
+    /// True when the build exited with status 0 (a compiler's warnings on stderr are
+    /// fine).
+    /// Pre: none. Post: false for a non-zero status, a signal, or a limit passed.
+    pub(crate) fn succeeded(&self) -> bool {
+        self.run.ending == Ending::Exited(Some(0))
+    }
+}
+
+/// Runs `command` once through `sh -c` in the current directory, with an empty stdin,
+/// untimed but stopped (with its children) after [`BUILD_LIMIT`] or past 1 MiB of
+/// output.
+/// Pre: none. Post: `Err` only when `sh` cannot be started.
+pub(crate) fn build(command: &str) -> Result<Build, StartError> {
+    let sh = Program { command: "sh".into(), args: vec!["-c".into(), command.to_string()] };
+    let run = runner::run(&sh, b"", Limits { time: BUILD_LIMIT, output: BUILD_OUTPUT })?;
+    Ok(Build { command: command.to_string(), run })
+}
+
 /// Counters a caller may watch from another thread (progress on a terminal).
 #[derive(Debug, Default)]
 pub(crate) struct Progress {

@@ -5,7 +5,7 @@
 //! the failing cases written as `.in`/`.out`/`.got`/`.err` files (`--keep`).
 
 use super::cases::{Case, Origin};
-use super::check::{Checked, Outcome, Settings, Shrunk};
+use super::check::{Build, Checked, Outcome, Settings, Shrunk};
 use super::runner::Ending;
 use super::verdict::{self, Verdict};
 use crate::json;
@@ -45,6 +45,50 @@ fn counts(checked: &Checked) -> (Vec<(String, Counts)>, Counts) {
     (by, all)
 }
 
+/// The report of a failed build, Mooshak's Compile Error: the command, how it ended
+/// and everything it wrote (stdout then stderr), uncut.
+/// Pre: `build` did not succeed. Post: ends with a line break.
+pub(crate) fn compile_error_text(build: &Build, settings: &Settings) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "check: {}", clip(&settings.program.shown(), 73));
+    let _ = writeln!(out, "build: {}", build.command);
+    out.push_str("verdict: CE (compile error): no case was run\n\n");
+    let _ = writeln!(out, "the build {} after {} s; its output:", build_ending(build), seconds(build.run.elapsed));
+    let mut all = build.run.stdout.clone();
+    all.extend_from_slice(&build.run.stderr);
+    if all.is_empty() {
+        out.push_str("    (nothing)\n");
+    }
+    for line in String::from_utf8_lossy(&all).lines() {
+        let _ = writeln!(out, "    | {line}");
+    }
+    out
+}
+
+/// How a build ended, in words.
+fn build_ending(build: &Build) -> String {
+    match build.run.ending {
+        Ending::Exited(Some(c)) => format!("exited with status {c}"),
+        Ending::Exited(None) => "was killed by a signal".into(),
+        Ending::TimedOut => format!("was stopped at the safety limit of {} s", seconds(super::check::BUILD_LIMIT)),
+        Ending::OutputLimit => "was stopped for writing more than 1 MiB".into(),
+    }
+}
+
+/// The JSON report of a failed build: `{"program", "build", "verdict": "CE",
+/// "build_ending", "stdout", "stderr"}`.
+/// Pre: `build` did not succeed. Post: one valid JSON object and a line break.
+pub(crate) fn compile_error_json(build: &Build, settings: &Settings) -> String {
+    format!(
+        "{{\"program\": {}, \"build\": {}, \"verdict\": \"CE\", \"build_ending\": {}, \"stdout\": {}, \"stderr\": {}}}\n",
+        json::string(&settings.program.shown()),
+        json::string(&build.command),
+        json::string(&build_ending(build)),
+        bytes_json(&build.run.stdout),
+        bytes_json(&build.run.stderr)
+    )
+}
+
 /// `6 samples, 51 edge, 300 random, 2 user`.
 fn origins(cases: &[Case]) -> String {
     let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
@@ -63,7 +107,8 @@ fn origins(cases: &[Case]) -> String {
 }
 
 /// Seconds with at most 2 decimals (`2`, `0.5`, `1.25`).
-fn seconds(d: std::time::Duration) -> String {
+/// Pre: none. Post: no trailing zero.
+pub(crate) fn seconds(d: std::time::Duration) -> String {
     let s = format!("{:.2}", d.as_secs_f64());
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
