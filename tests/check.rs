@@ -92,9 +92,9 @@ const WRONG: [(&str, &[&str], &str); 16] = [
     ("empty_fleet_crash.py", &["--strategies", "linear", "--random", "5"], "RE"),
     ("smart_last_row_crash.py", &["--strategies", "smart", "--random", "4"], "RE"),
     ("debug_on_stderr.py", &["--only", "sample-00-linear"], "RE"),
-    ("corner_loop.py", &["--only", "edge-corners-linear", "--time-limit", "0.5", "--shrink-budget", "40"], "TLE"),
+    ("corner_loop.py", &["--only", "edge-corners-linear", "--time-limit", "1", "--shrink-budget", "40"], "TLE"),
     ("board_each_scan.py", &["--only", "edge-large-300x300-linear"], "OLE"),
-    ("slow_prob.py", &["--only", "edge-large-300x300-prob", "--time-limit", "1", "--shrink-budget", "0"], "TLE"),
+    ("slow_prob.py", &["--only", "edge-large-300x300-prob", "--large-time-limit", "1", "--shrink-budget", "0"], "TLE"),
 ];
 
 #[test]

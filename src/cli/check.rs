@@ -18,6 +18,7 @@ pub(super) const CASE_FLAGS: &[Flag] = &[
     Flag::value("--seed", "S", "seed of the random cases").default("2021"),
     Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases, or all")
         .default("linear,smart,prob"),
+    Flag::switch("--large", "also the large cases (edge-large-300x300-STRATEGY)"),
 ];
 
 const MORE_CASE_FLAGS: &[Flag] = &[
@@ -35,9 +36,10 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value(
         "--time-limit",
         "SECONDS",
-        "wall-clock limit of one run; a JVM alone needs about\nhalf a second to start, so keep 2 for Java",
+        "time limit of one run; a JVM alone needs about half a\nsecond to start, so keep 2 for Java",
     )
     .default("2"),
+    Flag::value("--large-time-limit", "SECONDS", "time limit of one run of a --large case").default("10"),
     Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
     Flag::value("--jobs", "J", "runs at the same time (default: every core)"),
     Flag::value("--shrink-budget", "N", "most runs spent shrinking each kind of failure").default("200"),
@@ -121,6 +123,9 @@ pub(super) fn builtin_cases(p: &Parsed) -> Result<Vec<Case>, CliError> {
     }
     let mut all = cases::samples(&strategies);
     all.extend(cases::edges(&strategies).map_err(CliError::Invalid)?);
+    if p.has("--large") {
+        all.extend(cases::large_edges(&strategies).map_err(CliError::Invalid)?);
+    }
     all.extend(cases::random(seed, random, &strategies).map_err(CliError::Invalid)?);
     Ok(all)
 }
@@ -144,6 +149,8 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
         }
     };
     let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
+    let large_time_limit =
+        Duration::from_secs_f64(if p.has("--large-time-limit") { seconds(p, "--large-time-limit")? } else { 10.0 });
     let output_limit: usize = p.get_or("--output-limit", 512_000)?;
     if output_limit == 0 || output_limit > 1 << 30 {
         return Err(CliError::Usage("--output-limit: between 1 and 1073741824 bytes".into()));
@@ -154,7 +161,7 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
         return Err(CliError::Usage("--jobs: between 1 and 256".into()));
     }
     let shrink_budget: usize = p.get_or("--shrink-budget", 200)?;
-    Ok(Settings { program, time_limit, output_limit, jobs, shrink_budget })
+    Ok(Settings { program, time_limit, large_time_limit, output_limit, jobs, shrink_budget })
 }
 
 /// The cases to run: `--only` one, else the built-in ones and the user's.

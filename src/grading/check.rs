@@ -20,8 +20,10 @@ use std::time::{Duration, Instant};
 pub(crate) struct Settings {
     /// The program and its arguments.
     pub program: Program,
-    /// Wall-clock limit of one run.
+    /// Time limit of one run (what the runner enforces).
     pub time_limit: Duration,
+    /// Time limit of one run of a large case (`--large`).
+    pub large_time_limit: Duration,
     /// Output limit in bytes (at least twice the expected output is always allowed).
     pub output_limit: usize,
     /// Runs at the same time.
@@ -31,6 +33,16 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
+    /// These settings for `case`: a large case runs under the large time limit.
+    /// Pre: none. Post: only the time limit may differ.
+    pub(crate) fn for_case(&self, case: &Case) -> Settings {
+        let mut s = self.clone();
+        if case.large {
+            s.time_limit = self.large_time_limit;
+        }
+        s
+    }
+
     /// The limits of a run whose expected output is `expected` bytes long.
     /// Pre: none. Post: the output limit is at least twice the expected length.
     pub(crate) fn limits(&self, expected: usize) -> Limits {
@@ -224,7 +236,7 @@ fn parallel<T: Sync, R: Send>(
 pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) -> Result<Checked, StartError> {
     let start = Instant::now();
     let outcomes = parallel(&cases, settings.jobs, &|case: &Case| {
-        let outcome = judge_confirmed(settings, &case.input, &case.expected)?;
+        let outcome = judge_confirmed(&settings.for_case(case), &case.input, &case.expected)?;
         progress.done.fetch_add(1, Ordering::Relaxed);
         if outcome.verdict != Verdict::Accepted {
             progress.failing.fetch_add(1, Ordering::Relaxed);
@@ -237,8 +249,9 @@ pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) 
         if v == Verdict::OutputLimit {
             continue;
         }
-        let Some(start) = checked.cases.get(k).and_then(|c| c.instance.clone()) else { continue };
-        let found = shrink_case(&start, v, settings, progress)?;
+        let Some(case) = checked.cases.get(k) else { continue };
+        let Some(start) = case.instance.clone() else { continue };
+        let found = shrink_case(&start, v, &settings.for_case(case), progress)?;
         if let Some(slot) = checked.shrunk.get_mut(k) {
             *slot = found;
         }
@@ -304,6 +317,7 @@ mod tests {
         Settings {
             program: Program { command: "sh".into(), args: vec!["-c".into(), script.into()] },
             time_limit: Duration::from_secs(5),
+            large_time_limit: Duration::from_secs(5),
             output_limit: 1 << 20,
             jobs: 2,
             shrink_budget: 50,
@@ -349,7 +363,7 @@ mod tests {
     fn checks_in_order_and_shrinks_the_first_failure_of_each_kind() {
         let strategies = vec!["linear".to_string()];
         let mut all = cases::samples(&strategies);
-        all.extend(cases::edges(&strategies).unwrap().into_iter().filter(|c| !c.name.contains("large")));
+        all.extend(cases::edges(&strategies).unwrap().into_iter().filter(|c| !c.name.contains("big")));
         // A "program" right on boards without ships only.
         let script = "awk 'NR == 2 { r = $1; c = $2; n = $3 } END { if (n > 0) { print \"wrong\"; exit } \
                       print 0; for (i = 0; i < r; i++) { s = \"\"; for (j = 0; j < c; j++) s = s \".\"; print s } }'";

@@ -124,10 +124,15 @@ pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     wrap(
         &mut out,
         &format!(
-            "{n} case{}: {}; time limit {} s; {} job{}",
+            "{n} case{}: {}; time limit {} s{}; {} job{}",
             if n == 1 { "" } else { "s" },
             origins(&checked.cases),
             seconds(settings.time_limit),
+            if checked.cases.iter().any(|c| c.large) {
+                format!(" ({} s for the large ones)", seconds(settings.large_time_limit))
+            } else {
+                String::new()
+            },
             settings.jobs,
             if settings.jobs == 1 { "" } else { "s" }
         ),
@@ -475,6 +480,7 @@ mod tests {
         Settings {
             program: Program { command: "python3".into(), args: vec!["sol.py".into()] },
             time_limit: Duration::from_secs(2),
+            large_time_limit: Duration::from_secs(10),
             output_limit: 512_000,
             jobs: 2,
             shrink_budget: 200,
