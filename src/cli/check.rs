@@ -64,8 +64,10 @@ pub const COMMAND: Command = Command {
     after: "\
 PROGRAM (java -cp build SpotTheShips, python3 sol.py, ./a.out) runs once per
 case with the input on its stdin, in its own process group. Cases: the
-statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
-(random-SEED-INDEX-STRATEGY) and --cases pairs. Verdicts, as Mooshak gives them:
+statement's six samples, named edge cases (edge-BOARD-STRATEGY; boards up to
+30x30, the 300x300 ones only with --large), --random cases
+(random-SEED-INDEX-STRATEGY, up to 20x20) and --cases pairs. Verdicts, as
+Mooshak gives them:
   AC   the output is byte-identical to this program's own output
   PE   equal once every run of whitespace is one space, both ends are
        trimmed and letters are lower-cased (final newline, spaces, CR, case)

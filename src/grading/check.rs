@@ -5,6 +5,7 @@
 //! for time is run again at once, and the case is TLE only when that run is stopped
 //! too (otherwise the second run's verdict stands); the shrunk form of a TLE is run
 //! once more alone, with nothing else running, and kept only when it still times out.
+//! A [`build`] command may run once before the cases (`check --build`).
 
 use super::cases::Case;
 use super::instance::Instance;
