@@ -39,7 +39,8 @@ const RUN_FLAGS: &[Flag] = &[
         "time limit of one run; a JVM alone needs about half a\nsecond to start, so keep 2 for Java",
     )
     .default("2"),
-    Flag::value("--large-time-limit", "SECONDS", "time limit of one run of a --large case").default("10"),
+    Flag::value("--large-time-limit", "S", "time limit of one run of a --large case, seconds")
+        .default("10"),
     Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
     Flag::value("--jobs", "J", "runs at the same time (default: every core)"),
     Flag::value("--shrink-budget", "N", "most runs spent shrinking each kind of failure").default("200"),
