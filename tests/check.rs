@@ -78,7 +78,7 @@ fn the_reference_solver_and_this_program_get_every_case_accepted() {
 }
 
 /// Each wrong solver, the flags of its small run, and its verdict.
-const WRONG: [(&str, &[&str], &str); 15] = [
+const WRONG: [(&str, &[&str], &str); 16] = [
     ("smart_list_order.py", &["--strategies", "smart", "--random", "4"], "WA"),
     ("prob_tie_break.py", &["--strategies", "prob", "--random", "4"], "WA"),
     ("extra_scan.py", &["--strategies", "linear", "--random", "4"], "WA"),
@@ -90,10 +90,11 @@ const WRONG: [(&str, &[&str], &str); 15] = [
     ("lowercase.py", &["--only", "sample-02-prob"], "PE"),
     ("trailing_space.py", &["--only", "sample-02-prob"], "PE"),
     ("empty_fleet_crash.py", &["--strategies", "linear", "--random", "5"], "RE"),
+    ("smart_last_row_crash.py", &["--strategies", "smart", "--random", "4"], "RE"),
     ("debug_on_stderr.py", &["--only", "sample-00-linear"], "RE"),
-    ("corner_loop.py", &["--only", "edge-corners-linear", "--time-limit", "0.5", "--shrink-budget", "8"], "TLE"),
+    ("corner_loop.py", &["--only", "edge-corners-linear", "--time-limit", "1", "--shrink-budget", "40"], "TLE"),
     ("board_each_scan.py", &["--only", "edge-large-300x300-linear"], "OLE"),
-    ("slow_prob.py", &["--only", "edge-large-300x300-prob", "--time-limit", "1", "--shrink-budget", "0"], "TLE"),
+    ("slow_prob.py", &["--only", "edge-large-300x300-prob", "--large-time-limit", "1", "--shrink-budget", "0"], "TLE"),
 ];
 
 #[test]
@@ -290,4 +291,224 @@ fn exit_codes_and_error_lines() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(err.starts_with(message) && err.matches('\n').count() == 1, "{args:?}: {err}");
     }
+}
+
+/// A judge input as a table: strategy, rows, columns, ships as (cells, east?).
+#[derive(Clone, Debug)]
+struct Input {
+    strategy: String,
+    rows: usize,
+    cols: usize,
+    ships: Vec<(Vec<(usize, usize)>, bool)>,
+}
+
+impl Input {
+    fn parse(text: &str) -> Input {
+        let t: Vec<&str> = text.split_whitespace().collect();
+        let num = |k: usize| t[k].parse::<usize>().unwrap();
+        let mut ships = Vec::new();
+        for k in 0..num(3) {
+            let (r, c, size, east) = (num(4 + 4 * k), num(5 + 4 * k), num(6 + 4 * k), t[7 + 4 * k] == "E");
+            ships.push(((0..size).map(|i| if east { (r, c + i) } else { (r + i, c) }).collect(), east));
+        }
+        Input { strategy: t[0].to_string(), rows: num(1), cols: num(2), ships }
+    }
+
+    fn text(&self) -> String {
+        let ships: Vec<String> = self
+            .ships
+            .iter()
+            .map(|(cells, east)| {
+                let (r, c) = cells[0];
+                format!("{r} {c} {} {}", cells.len(), if *east { 'E' } else { 'S' })
+            })
+            .collect();
+        format!("{}\n{} {} {}\n{}\n", self.strategy, self.rows, self.cols, self.ships.len(), ships.join(" "))
+    }
+
+    /// Every cell moved by `f` (`None`: the cell goes); ships with no cell left go.
+    fn map(&self, rows: usize, cols: usize, f: impl Fn((usize, usize)) -> Option<(usize, usize)>) -> Input {
+        let ships = self
+            .ships
+            .iter()
+            .map(|(cells, east)| (cells.iter().filter_map(|&p| f(p)).collect::<Vec<_>>(), *east))
+            .filter(|(cells, _)| !cells.is_empty())
+            .collect();
+        Input { strategy: self.strategy.clone(), rows, cols, ships }
+    }
+
+    /// Every one-step reduction, valid or not (the judge refuses the invalid ones).
+    fn reductions(&self) -> Vec<Input> {
+        let mut out = Vec::new();
+        for k in 0..self.ships.len() {
+            let mut next = self.clone();
+            next.ships.remove(k);
+            out.push(next);
+            let cells = &self.ships[k].0;
+            if cells.len() >= 2 {
+                for keep in [&cells[1..], &cells[..cells.len() - 1]] {
+                    let mut next = self.clone();
+                    next.ships[k].0 = keep.to_vec();
+                    out.push(next);
+                }
+            }
+            let (r, c) = cells[0];
+            for (dr, dc) in [(1, 0), (0, 1)] {
+                if r >= dr && c >= dc {
+                    let mut next = self.clone();
+                    next.ships[k].0 = cells.iter().map(|&(a, b)| (a - dr, b - dc)).collect();
+                    out.push(next);
+                }
+            }
+        }
+        for i in 0..self.rows {
+            out.push(self.map(self.rows - 1, self.cols, |(r, c)| match r {
+                r if r == i => None,
+                r if r > i => Some((r - 1, c)),
+                r => Some((r, c)),
+            }));
+        }
+        for j in 0..self.cols {
+            out.push(self.map(self.rows, self.cols - 1, |(r, c)| match c {
+                c if c == j => None,
+                c if c > j => Some((r, c - 1)),
+                c => Some((r, c)),
+            }));
+        }
+        out.into_iter().filter(|i| i.rows >= 1 && i.cols >= 1).collect()
+    }
+}
+
+/// The shrunk input of the first failure of `verdict` in a JSON report, if any.
+fn shrunk_input(json: &str, verdict: &str) -> Option<String> {
+    let at = json.find(&format!("\"verdict\": \"{verdict}\", \"input\""))?;
+    let rest = &json[at..];
+    let s = &rest[rest.find("\"shrunk\": ")? + 10..];
+    let s = s.strip_prefix("{\"input\": \"")?;
+    Some(s[..s.find('"')?].replace("\\n", "\n"))
+}
+
+/// The input of the first failure of `verdict` in a JSON report.
+fn failing_input(json: &str, verdict: &str) -> Option<String> {
+    let needle = format!("\"verdict\": \"{verdict}\", \"input\": \"");
+    let s = &json[json.find(&needle)? + needle.len()..];
+    Some(s[..s.find('"')?].replace("\\n", "\n"))
+}
+
+/// Checks that no one-step reduction of `input` gets `verdict` from `command`; returns
+/// how many valid reductions there were.
+fn assert_one_minimal(input: &str, verdict: &str, command: &[&str], flags: &[&str], name: &str) -> usize {
+    let inst = Input::parse(input);
+    let dir = temp(&format!("minimal-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut valid = 0;
+    for (k, r) in inst.reductions().iter().enumerate() {
+        let out = common::run(&[], r.text().as_bytes());
+        if out.status.code() != Some(0) {
+            continue; // not a valid input
+        }
+        std::fs::write(dir.join(format!("r{k:03}.in")), r.text()).unwrap();
+        std::fs::write(dir.join(format!("r{k:03}.out")), &out.stdout).unwrap();
+        valid += 1;
+    }
+    if valid > 0 {
+        let d = dir.to_str().unwrap();
+        let mut args = vec!["--no-builtin", "--cases", d, "--shrink-budget", "0", "--format", "json"];
+        args.extend_from_slice(flags);
+        args.push("--");
+        args.extend_from_slice(command);
+        let json = stdout(&check(&args));
+        let count = json.split(&format!("\"{verdict}\": ")).nth(1).and_then(|s| s.split([',', '}']).next());
+        assert_eq!(count, Some("0"), "{name}: a reduction of {input:?} still gets {verdict}: {json}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    valid
+}
+
+#[test]
+fn the_shrunk_case_of_every_wrong_solver_is_one_minimal() {
+    let mut seen = 0;
+    for (file, flags, verdict) in WRONG {
+        if file == "board_each_scan.py" || file == "slow_prob.py" {
+            continue; // OLE is not shrunk; the slow prob's budget is 0
+        }
+        let mut args: Vec<&str> = flags.to_vec();
+        if !flags.contains(&"--time-limit") {
+            args.extend(["--time-limit", "10"]);
+        }
+        let path = solver(file);
+        let command = ["python3", path.as_str()];
+        args.extend(["--format", "json", "--"]);
+        args.extend(command);
+        let json = stdout(&check(&args));
+        // Not shrunk: nothing smaller gets the verdict (the first case is already small).
+        let input = match shrunk_input(&json, verdict) {
+            Some(input) => {
+                assert!(json.contains("\"minimal\": true"), "{file}: {json}");
+                input
+            }
+            None => failing_input(&json, verdict).unwrap_or_else(|| panic!("{file}: {json}")),
+        };
+        let limit: Vec<&str> = flags.windows(2).find(|w| w[0] == "--time-limit").map_or(vec![], |w| w.to_vec());
+        assert_one_minimal(&input, verdict, &command, &limit, file);
+        seen += 1;
+    }
+    assert_eq!(seen, 14);
+}
+
+#[test]
+fn a_crash_that_needs_the_last_row_shrinks_to_two_cells() {
+    let path = solver("smart_last_row_crash.py");
+    let command = ["python3", path.as_str()];
+    // The issue's board: one ship in the bottom-right corner of 17x17.
+    let dir = temp("last-row");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = "smart\n17 17 3\n0 0 5 E 4 4 3 S 16 16 1 E\n";
+    std::fs::write(dir.join("corner.in"), input).unwrap();
+    std::fs::write(dir.join("corner.out"), common::run(&[], input.as_bytes()).stdout).unwrap();
+    let d = dir.to_str().unwrap();
+    let json = stdout(&check(&["--no-builtin", "--cases", d, "--format", "json", "--", command[0], command[1]]));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(json_str(&json, "verdict"), "RE", "{json}");
+    let shrunk = shrunk_input(&json, "RE").expect("shrunk");
+    assert_eq!(shrunk, "smart\n1 2 1\n0 0 1 E\n", "{json}");
+    assert!(assert_one_minimal(&shrunk, "RE", &command, &[], "last-row") >= 1);
+}
+
+/// Runs `check ARGS` in `dir`.
+fn check_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    std::process::Command::new(bin()).arg("check").args(args).current_dir(dir).output().unwrap()
+}
+
+#[test]
+fn build_runs_once_before_the_cases_and_a_failure_is_a_compile_error() {
+    if std::process::Command::new("javac").arg("-version").output().is_err() {
+        println!("skipped: javac is not installed");
+        return;
+    }
+    let dir = temp("build");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(solver("LinearOnly.java"), dir.join("LinearOnly.java")).unwrap();
+    let build = "echo built >> builds.txt && javac -d out *.java";
+    let args = ["--build", build, "--strategies", "linear", "--random", "3", "--", "java", "-cp", "out", "LinearOnly"];
+    let out = check_in(&dir, &args);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}{}", stderr(&out));
+    assert!(report.starts_with(&format!("build: {build}: done in ")), "{report}");
+    assert!(report.contains("verdict: AC"), "{report}");
+    assert_eq!(std::fs::read_to_string(dir.join("builds.txt")).unwrap(), "built\n");
+    // A slip that does not compile: CE with javac's own words, no case run.
+    let broken = std::fs::read_to_string(dir.join("LinearOnly.java")).unwrap().replacen(';', "", 1);
+    std::fs::write(dir.join("LinearOnly.java"), broken).unwrap();
+    let out = check_in(&dir, &args);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", stderr(&out));
+    assert!(report.contains("verdict: CE (compile error): no case was run\n"), "{report}");
+    assert!(report.contains("the build exited with status 1 after "), "{report}");
+    assert!(report.contains("    | LinearOnly.java:") && report.contains("error: ';' expected"), "{report}");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let json = stdout(&check_in(&dir, &[&["--format", "json"][..], &args[..]].concat()));
+    assert_eq!(json_str(&json, "verdict"), "CE", "{json}");
+    assert!(json.contains("error: ';' expected"), "{json}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -107,7 +107,13 @@ fn kattis_and_domjudge_layouts_that_check_reads_back() {
     assert_eq!(out.status.code(), Some(0));
     let f = files(&dir);
     assert_eq!(f["domjudge-problem.ini"], b"name='Spot the ships'\ntimelimit='3'\n");
-    assert!(f.contains_key("problem.yaml") && f.contains_key("data/secret/051-edge-large-300x300-prob.ans"));
+    assert!(f.contains_key("problem.yaml") && f.contains_key("data/secret/051-edge-big-30x30-prob.ans"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // The large cases only with --large.
+    let out = testset(&["--out", dir.to_str().unwrap(), "--format", "kattis", "--random", "0", "--large"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("wrote 60 cases (6 samples, 54 edge, 0 random)"));
+    assert!(files(&dir).contains_key("data/secret/054-edge-large-300x300-prob.ans"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -18,6 +18,7 @@ pub(super) const CASE_FLAGS: &[Flag] = &[
     Flag::value("--seed", "S", "seed of the random cases").default("2021"),
     Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases, or all")
         .default("linear,smart,prob"),
+    Flag::switch("--large", "also the large cases (edge-large-300x300-STRATEGY)"),
 ];
 
 const MORE_CASE_FLAGS: &[Flag] = &[
@@ -28,11 +29,18 @@ const MORE_CASE_FLAGS: &[Flag] = &[
 
 const RUN_FLAGS: &[Flag] = &[
     Flag::value(
+        "--build",
+        "COMMAND",
+        "run COMMAND once with `sh -c` in this directory before\nthe cases (javac -d out *.java), untimed (stopped\nafter 600 s); a failure is CE with its output",
+    ),
+    Flag::value(
         "--time-limit",
         "SECONDS",
-        "CPU-time limit of one run (user + system, as Mooshak);\na run also ends at 3 x SECONDS + 1 of wall-clock time",
+        "CPU-time limit of one run (user + system, as Mooshak);\na run also ends at 3 x SECONDS + 1 of wall-clock time;\na JVM alone needs about half a second to start",
     )
     .default("2"),
+    Flag::value("--large-time-limit", "S", "time limit of one run of a --large case, seconds")
+        .default("10"),
     Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
     Flag::value("--jobs", "J", "runs at the same time (default: every core)"),
     Flag::value("--shrink-budget", "N", "most runs spent shrinking each kind of failure").default("200"),
@@ -59,8 +67,10 @@ PROGRAM (java -cp build SpotTheShips, python3 sol.py, ./a.out) runs once per
 case with the input on its stdin, in its own process group. After each run,
 and when check is interrupted (Ctrl-C, SIGTERM, SIGHUP), every process the
 program started is killed, those that left its group too. Cases: the
-statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
-(random-SEED-INDEX-STRATEGY) and --cases pairs. Verdicts, as Mooshak gives them:
+statement's six samples, named edge cases (edge-BOARD-STRATEGY; boards up to
+30x30, the 300x300 ones only with --large), --random cases
+(random-SEED-INDEX-STRATEGY, up to 20x20) and --cases pairs. Verdicts, as
+Mooshak gives them:
   AC   the output is byte-identical to this program's own output
   PE   equal once every run of whitespace is one space, both ends are
        trimmed and letters are lower-cased (final newline, spaces, CR, case)
@@ -70,15 +80,18 @@ statement's six samples, named edge cases (edge-BOARD-STRATEGY), --random cases
        waited-for children's), or still running (or its output still open)
        at 3 x the limit + 1 s of wall-clock time: killed with its children
   RE   a non-zero exit status, a signal, or anything written on stderr
-The program's verdict is the worst over the cases (AC < PE < WA < OLE < TLE <
-RE). The first case of each failing kind but OLE is shrunk: fewer ships, a
-smaller board, ships moved to the corner and shortened, every candidate a
-valid input, each run counted against --shrink-budget.
+  CE   (with --build) the build command failed: its output, no case run
+A TLE counts only when a rerun times out too. The program's verdict is the
+worst over the cases (AC < PE < WA < OLE < TLE < RE). The first case of each
+failing kind but OLE, for each strategy, is shrunk to a 1-minimal input: no
+row or column deleted, ship removed, shortened or moved up or left still gets
+the verdict; every candidate a valid input, each run counted against
+--shrink-budget.
 
 EXIT STATUS
-  0 every case AC, 1 some case not AC, 2 bad arguments or a PROGRAM that
-  cannot be started, 128 + N when signal N interrupted it (130 Ctrl-C, 143
-  SIGTERM), after one error line.
+  0 every case AC, 1 some case not AC or a failed --build, 2 bad arguments
+  or a PROGRAM that cannot be started, 128 + N when signal N interrupted it
+  (130 Ctrl-C, 143 SIGTERM), after one error line.
 ",
     extra: None,
 };
@@ -120,6 +133,9 @@ pub(super) fn builtin_cases(p: &Parsed) -> Result<Vec<Case>, CliError> {
     }
     let mut all = cases::samples(&strategies);
     all.extend(cases::edges(&strategies).map_err(CliError::Invalid)?);
+    if p.has("--large") {
+        all.extend(cases::large_edges(&strategies).map_err(CliError::Invalid)?);
+    }
     all.extend(cases::random(seed, random, &strategies).map_err(CliError::Invalid)?);
     Ok(all)
 }
@@ -145,6 +161,8 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
         }
     };
     let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
+    let large_time_limit =
+        Duration::from_secs_f64(if p.has("--large-time-limit") { seconds(p, "--large-time-limit")? } else { 10.0 });
     let output_limit: usize = p.get_or("--output-limit", 512_000)?;
     if output_limit == 0 || output_limit > 1 << 30 {
         return Err(CliError::Usage("--output-limit: between 1 and 1073741824 bytes".into()));
@@ -155,7 +173,7 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
         return Err(CliError::Usage("--jobs: between 1 and 256".into()));
     }
     let shrink_budget: usize = p.get_or("--shrink-budget", 200)?;
-    Ok(Settings { program, time_limit, output_limit, jobs, shrink_budget })
+    Ok(Settings { program, time_limit, large_time_limit, output_limit, jobs, shrink_budget })
 }
 
 /// The cases to run: `--only` one, else the built-in ones and the user's.
@@ -196,9 +214,24 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if cases.is_empty() {
         return Err(CliError::Usage("no case to run".into()));
     }
-    // Ctrl-C and SIGTERM kill every program started.
+    // Ctrl-C and SIGTERM kill every program started (the build too).
     crate::tools::reaper::guard_signals("check")
         .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    if let Some(command) = p.text("--build") {
+        let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;
+        if !built.succeeded() {
+            let text = if format == "json" {
+                report::compile_error_json(&built, &settings)
+            } else {
+                report::compile_error_text(&built, &settings)
+            };
+            io.stdout.write_all(text.as_bytes())?;
+            return Err(CliError::Exit(1));
+        }
+        if format == "text" {
+            writeln!(io.stdout, "build: {command}: done in {} s", report::seconds(built.run.elapsed))?;
+        }
+    }
     let checked = run_with_progress(cases, &settings, io);
     // What escaped every run's tracking (an orphan that cleared its environment).
     crate::tools::reaper::sweep();

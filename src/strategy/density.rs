@@ -663,7 +663,8 @@ mod tests {
                         assert!(fast.small.ready, "the fast path played {rows}x{cols}");
                         if opening.is_empty() {
                             let quiet = solve(&mut make(), &mut Referee::new(&board)).unwrap();
-                            let reference = solve(&mut Density { plain: true, ..make() }, &mut Referee::new(&board)).unwrap();
+                            let reference =
+                                solve(&mut Density { plain: true, ..make() }, &mut Referee::new(&board)).unwrap();
                             assert_eq!(quiet.render_output(None), reference.render_output(None));
                         }
                         games += 1;

@@ -40,6 +40,8 @@ pub(crate) struct Case {
     /// The input as data when it is a valid input whose expected output is this
     /// program's (then it can be shrunk).
     pub instance: Option<Instance>,
+    /// True for a large case (`--large`): it runs under the large time limit.
+    pub large: bool,
 }
 
 impl Case {
@@ -53,6 +55,7 @@ impl Case {
             strategy: instance.strategy.clone(),
             input: instance.text().into_bytes(),
             expected: expected.into_bytes(),
+            large: instance.rows * instance.cols > BIG_SIDE * BIG_SIDE,
             instance: Some(instance),
         })
     }
@@ -193,15 +196,25 @@ const EDGES: [(&str, usize, usize, &[ShipRow]); 16] = [
     ),
 ];
 
-/// Name of the large edge board.
+/// Name of the big edge board, the largest of the default cases.
+const BIG: &str = "big-30x30";
+
+/// Side of the big edge board: three times the side of the statement's largest
+/// example (10x10), large enough that a program printing its board at every scan
+/// passes the output limit, small enough that the statement's algorithms written
+/// literally (the likelihood matrix recomputed before every read) take a fraction of
+/// a second.
+const BIG_SIDE: usize = 30;
+
+/// Name of the large edge board (only with `--large`).
 const LARGE: &str = "large-300x300";
 
 /// Side of the large edge board.
 const LARGE_SIDE: usize = 300;
 
-/// The names of the edge boards, in order.
+/// The names of the default edge boards, in order.
 pub(crate) fn edge_names() -> Vec<&'static str> {
-    EDGES.iter().map(|e| e.0).chain(std::iter::once(LARGE)).collect()
+    EDGES.iter().map(|e| e.0).chain(std::iter::once(BIG)).collect()
 }
 
 /// The edge board called `board`, played by `strategy`.
@@ -209,6 +222,10 @@ pub(crate) fn edge_names() -> Vec<&'static str> {
 fn edge_instance(board: &str, strategy: &str) -> Option<Instance> {
     if board == LARGE {
         return Some(large_board(strategy));
+    }
+    if board == BIG {
+        let ships = place(BIG_SIDE, BIG_SIDE, 60, &mut Rng::new(30));
+        return Some(Instance { strategy: strategy.to_string(), rows: BIG_SIDE, cols: BIG_SIDE, ships });
     }
     let (_, rows, cols, ships) = EDGES.iter().find(|e| e.0 == board)?;
     Some(Instance::from_table(strategy, *rows, *cols, ships))
@@ -267,16 +284,22 @@ fn place(rows: usize, cols: usize, wanted: u64, rng: &mut Rng) -> Vec<Ship> {
     ships
 }
 
-/// Random case `index` of `seed`, played by `strategy`: boards of 1 to 8 cells a side
-/// (60%), up to 14 (35%) or up to 30 (5%), a tenth of them a single row and a tenth a
-/// single column; up to a third of the cells' worth of ships (at most 15).
-/// Pre: none. Post: deterministic in (`seed`, `index`, `strategy`); a valid input.
+/// Largest side of a random board: twice the side of the statement's largest example.
+pub(crate) const RANDOM_SIDE: u64 = 20;
+
+/// Random case `index` of `seed`, played by `strategy`: boards of 1 to 6 cells a side
+/// (25%), up to 12 (40%) or up to 20 (35%), a tenth of them a single row and a tenth a
+/// single column; 1 to a quarter of the cells' worth of ships (at most 20), each of a
+/// random size (1 to 5, at most the board's longer side) at a random free place; at
+/// least one ship on every board.
+/// Pre: none. Post: deterministic in (`seed`, `index`, `strategy`); a valid input with
+/// at least one ship.
 pub(crate) fn random_instance(seed: u64, index: u64, strategy: &str) -> Instance {
     let mut rng = Rng::for_stream(seed, index);
     let span = match rng.below(100) {
-        0..=59 => 8,
-        60..=94 => 14,
-        _ => 30,
+        0..=24 => 6,
+        25..=64 => 12,
+        _ => RANDOM_SIDE,
     };
     let mut rows = 1 + rng.below(span) as usize;
     let mut cols = 1 + rng.below(span) as usize;
@@ -285,9 +308,15 @@ pub(crate) fn random_instance(seed: u64, index: u64, strategy: &str) -> Instance
         1 => cols = 1,
         _ => {}
     }
-    let most = (rows * cols / 3).min(15) as u64;
-    let wanted = rng.below(most + 1);
-    let ships = place(rows, cols, wanted, &mut rng);
+    let most = (rows * cols / 4).clamp(1, 20) as u64;
+    let wanted = 1 + rng.below(most);
+    let mut ships = place(rows, cols, wanted, &mut rng);
+    if ships.is_empty() {
+        // Always room for one cell.
+        let r = rng.below(rows as u64) as usize;
+        let c = rng.below(cols as u64) as usize;
+        ships.push(Ship::new(Position::new(r, c), 1, Orientation::East));
+    }
     Instance { strategy: strategy.to_string(), rows, cols, ships }
 }
 
@@ -313,10 +342,17 @@ fn sample(suffix: &str, input: &str, output: &str) -> Case {
         input: input.as_bytes().to_vec(),
         expected: output.as_bytes().to_vec(),
         instance,
+        large: false,
     }
 }
 
-/// Every edge case: each board, played by each strategy.
+/// The large edge cases (`--large`): the 300x300 board played by each strategy.
+/// Pre: every strategy is a known name. Post: in the order given; each `large`.
+pub(crate) fn large_edges(strategies: &[String]) -> Result<Vec<Case>, String> {
+    strategies.iter().map(|s| Case::from_instance(format!("edge-{LARGE}-{s}"), Origin::Edge, large_board(s))).collect()
+}
+
+/// Every default edge case: each board, played by each strategy.
 /// Pre: every strategy is a known name. Post: boards in order, strategies in the
 /// order given; `Err` only if a built-in board were invalid.
 pub(crate) fn edges(strategies: &[String]) -> Result<Vec<Case>, String> {
@@ -433,7 +469,7 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
             .unwrap_or_else(|| "?".into());
         let instance = Instance::parse(&input).filter(|i| i.expected().is_ok_and(|e| e.as_bytes() == expected));
         let name = format!("user-{}", parts.join("-"));
-        out.push(Case { name, origin: Origin::User, strategy, input, expected, instance });
+        out.push(Case { name, origin: Origin::User, strategy, input, expected, instance, large: false });
     }
     Ok(out)
 }
@@ -468,7 +504,14 @@ mod tests {
             let again = named(&case.name).unwrap();
             assert_eq!((again.input.clone(), again.expected.clone()), (case.input.clone(), case.expected.clone()));
         }
-        let large = edges.iter().find(|c| c.name == "edge-large-300x300-prob").unwrap();
+        assert!(edges.iter().all(|c| !c.large));
+        let big = edges.iter().find(|c| c.name == "edge-big-30x30-prob").unwrap();
+        assert!(big.instance.as_ref().unwrap().ships.len() >= 40);
+        let large = large_edges(&all()).unwrap();
+        assert_eq!(large.len(), 3);
+        let large = large.into_iter().find(|c| c.name == "edge-large-300x300-prob").unwrap();
+        assert!(large.large);
+        assert_eq!(named(&large.name).unwrap().input, large.input);
         let inst = large.instance.as_ref().unwrap();
         assert!(inst.ships.len() > 3000, "{}", inst.ships.len());
         let cells: usize = inst.ships.iter().map(|s| s.size()).sum();
@@ -500,12 +543,93 @@ mod tests {
         }
         let other = random(7, 60, &all()).unwrap();
         assert_ne!(other[10].input, cases[10].input);
-        // Some boards are one row or one column, some have no ship.
+        // Some boards are one row or one column; every one has a ship.
         let insts: Vec<&Instance> = cases.iter().filter_map(|c| c.instance.as_ref()).collect();
         assert!(insts.iter().any(|i| i.rows == 1) && insts.iter().any(|i| i.cols == 1));
-        assert!(insts.iter().any(|i| i.ships.is_empty()));
+        assert!(insts.iter().all(|i| !i.ships.is_empty()));
         assert!(named("random-x-1-prob").is_none() && named("random-1-1-fast").is_none());
         assert!(named("edge-nope-prob").is_none() && named("nothing").is_none());
+    }
+
+    /// What a board has that some branch of a strategy needs, for the feature table.
+    fn features(i: &Instance) -> Vec<&'static str> {
+        let mut f = Vec::new();
+        let cells = |s: &Ship| s.cells().collect::<Vec<_>>();
+        let any = |p: &dyn Fn(&Ship) -> bool| i.ships.iter().any(p);
+        let on = |p: &dyn Fn(Position) -> bool| i.ships.iter().any(|s| cells(s).into_iter().any(p));
+        let push = |f: &mut Vec<&'static str>, yes: bool, name: &'static str| {
+            if yes {
+                f.push(name);
+            }
+        };
+        push(&mut f, i.ships.is_empty(), "no ship");
+        push(&mut f, i.ships.len() == 1, "1 ship");
+        push(&mut f, (2..=4).contains(&i.ships.len()), "2-4 ships");
+        push(&mut f, i.ships.len() >= 5, "5+ ships");
+        push(&mut f, i.rows == 1 || i.cols == 1, "one row or column");
+        push(&mut f, i.rows.max(i.cols) > 12, "side over 12");
+        push(&mut f, any(&|s| s.size() == 1), "a 1-cell ship");
+        push(&mut f, any(&|s| s.size() == 5), "a 5-cell ship");
+        push(&mut f, any(&|s| s.size() >= 2 && s.orientation() == Some(Orientation::East)), "an E ship (2+)");
+        push(&mut f, any(&|s| s.size() >= 2 && s.orientation() == Some(Orientation::South)), "an S ship (2+)");
+        push(&mut f, on(&|p| p.row == 0), "a ship on the top row");
+        push(&mut f, on(&|p| p.row + 1 == i.rows), "a ship on the bottom row");
+        push(&mut f, on(&|p| p.col == 0), "a ship on the left column");
+        push(&mut f, on(&|p| p.col + 1 == i.cols), "a ship on the right column");
+        push(&mut f, on(&|p| p.row + 1 == i.rows && p.col + 1 == i.cols), "a ship in the last cell");
+        push(&mut f, on(&|p| p.row > 0 && p.col > 0 && p.row + 1 < i.rows && p.col + 1 < i.cols), "a ship inside");
+        let ends = i.ships.iter().filter_map(|s| s.end()).filter(|e| e.row + 1 < i.rows && e.col + 1 < i.cols);
+        push(&mut f, ends.count() > 0, "a ship end with E and S inside");
+        f
+    }
+
+    /// The default cases (samples, edge, 300 random) counted by feature, per strategy:
+    /// every feature is reached by every strategy's cases, at most 5% have no ship.
+    /// `cargo test --release --lib cases::tests::features_are_spread -- --nocapture`
+    /// prints the table README shows.
+    #[test]
+    fn features_are_spread_over_the_default_cases() {
+        let mut cases = samples(&all());
+        cases.extend(edges(&all()).unwrap());
+        cases.extend(random(crate::strategy::DEFAULT_SEED, 300, &all()).unwrap());
+        assert!(cases.len() <= 400, "{}", cases.len());
+        let names = [
+            "no ship",
+            "1 ship",
+            "2-4 ships",
+            "5+ ships",
+            "one row or column",
+            "side over 12",
+            "a 1-cell ship",
+            "a 5-cell ship",
+            "an E ship (2+)",
+            "an S ship (2+)",
+            "a ship on the top row",
+            "a ship on the bottom row",
+            "a ship on the left column",
+            "a ship on the right column",
+            "a ship in the last cell",
+            "a ship inside",
+            "a ship end with E and S inside",
+        ];
+        let mut table: Vec<(&str, [usize; 3])> = names.iter().map(|n| (*n, [0; 3])).collect();
+        for c in &cases {
+            let k = ["linear", "smart", "prob"].iter().position(|s| *s == c.strategy).unwrap();
+            for f in features(c.instance.as_ref().unwrap()) {
+                table.iter_mut().find(|(n, _)| *n == f).unwrap().1[k] += 1;
+            }
+        }
+        println!("{} cases\n| feature | linear | smart | prob |\n|---|---|---|---|", cases.len());
+        for (name, n) in &table {
+            println!("| {name} | {} | {} | {} |", n[0], n[1], n[2]);
+        }
+        for (name, n) in &table {
+            if *name == "no ship" {
+                assert!(n.iter().sum::<usize>() * 20 <= cases.len(), "{n:?}");
+            } else {
+                assert!(n.iter().all(|&x| x >= 10), "{name}: {n:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,11 @@
 //! Checking a program like the judge does: every case is run (in parallel, results
 //! kept in case order) and judged by Mooshak's rules, then the first failing case of
-//! each kind (PE, WA, TLE, RE) is shrunk to a smaller input with the same verdict.
+//! each kind (PE, WA, TLE, RE) and strategy is shrunk to a 1-minimal input with the
+//! same verdict. A time limit counts only when it repeats: a run the runner stopped
+//! for time is run again at once, and the case is TLE only when that run is stopped
+//! too (otherwise the second run's verdict stands); the shrunk form of a TLE is run
+//! once more alone, with nothing else running, and kept only when it still times out.
+//! A [`build`] command may run once before the cases (`check --build`).
 
 use super::cases::Case;
 use super::instance::Instance;
@@ -16,8 +21,10 @@ use std::time::{Duration, Instant};
 pub(crate) struct Settings {
     /// The program and its arguments.
     pub program: Program,
-    /// Wall-clock limit of one run.
+    /// Time limit of one run (what the runner enforces).
     pub time_limit: Duration,
+    /// Time limit of one run of a large case (`--large`).
+    pub large_time_limit: Duration,
     /// Output limit in bytes (at least twice the expected output is always allowed).
     pub output_limit: usize,
     /// Runs at the same time.
@@ -27,6 +34,16 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
+    /// These settings for `case`: a large case runs under the large time limit.
+    /// Pre: none. Post: only the time limit may differ.
+    pub(crate) fn for_case(&self, case: &Case) -> Settings {
+        let mut s = self.clone();
+        if case.large {
+            s.time_limit = self.large_time_limit;
+        }
+        s
+    }
+
     /// The limits of a run whose expected output is `expected` bytes long.
     /// Pre: none. Post: the output limit is at least twice the expected length.
     pub(crate) fn limits(&self, expected: usize) -> Limits {
@@ -58,6 +75,54 @@ pub(crate) fn judge(settings: &Settings, input: &[u8], expected: &[u8]) -> Resul
     Ok(Outcome { verdict, run })
 }
 
+/// [`judge`], with a time limit confirmed: when the run is stopped for time, the
+/// program is run again on the same input, and the second run's outcome is the
+/// result (TLE only when it is stopped for time too: twice in a row).
+/// Pre: none. Post: `TimeLimit` only when two runs in a row ran out of time; `Err`
+/// only when the program cannot be started.
+pub(crate) fn judge_confirmed(settings: &Settings, input: &[u8], expected: &[u8]) -> Result<Outcome, StartError> {
+    let first = judge(settings, input, expected)?;
+    if first.verdict != Verdict::TimeLimit {
+        return Ok(first);
+    }
+    judge(settings, input, expected)
+}
+
+/// Longest a build command may run: a safety net, not a time limit (builds are
+/// untimed, as Mooshak's compile step is not part of any test's time).
+pub(crate) const BUILD_LIMIT: Duration = Duration::from_secs(600);
+
+/// Most bytes of the build command's stdout (and of its stderr) kept.
+const BUILD_OUTPUT: usize = 1 << 20;
+
+/// What the build command did.
+#[derive(Debug, Clone)]
+pub(crate) struct Build {
+    /// The command line, as given (run by `sh -c`).
+    pub command: String,
+    /// Its run.
+    pub run: Run,
+}
+
+impl Build {
+    /// True when the build exited with status 0 (a compiler's warnings on stderr are
+    /// fine).
+    /// Pre: none. Post: false for a non-zero status, a signal, or a limit passed.
+    pub(crate) fn succeeded(&self) -> bool {
+        self.run.ending == Ending::Exited(Some(0))
+    }
+}
+
+/// Runs `command` once through `sh -c` in the current directory, with an empty stdin,
+/// untimed but stopped (with its children) after [`BUILD_LIMIT`] or past 1 MiB of
+/// output.
+/// Pre: none. Post: `Err` only when `sh` cannot be started.
+pub(crate) fn build(command: &str) -> Result<Build, StartError> {
+    let sh = Program { command: "sh".into(), args: vec!["-c".into(), command.to_string()] };
+    let run = runner::run(&sh, b"", Limits { time: BUILD_LIMIT, output: BUILD_OUTPUT })?;
+    Ok(Build { command: command.to_string(), run })
+}
+
 /// Counters a caller may watch from another thread (progress on a terminal).
 #[derive(Debug, Default)]
 pub(crate) struct Progress {
@@ -84,6 +149,9 @@ pub(crate) struct Shrunk {
     pub outcome: Outcome,
     /// Runs spent shrinking.
     pub runs: usize,
+    /// True when no one-step reduction of the input gets the verdict (false when the
+    /// budget ran out first).
+    pub minimal: bool,
 }
 
 /// Everything a check found.
@@ -93,7 +161,8 @@ pub(crate) struct Checked {
     pub cases: Vec<Case>,
     /// The outcome of each case.
     pub outcomes: Vec<Outcome>,
-    /// For each case, its shrunk form (only for the first failing case of each kind).
+    /// For each case, its shrunk form (only for the first failing case of each kind
+    /// and strategy).
     pub shrunk: Vec<Option<Shrunk>>,
     /// Wall-clock time of the whole check.
     pub wall: Duration,
@@ -106,15 +175,25 @@ impl Checked {
         self.outcomes.iter().map(|o| o.verdict).max().unwrap_or(Verdict::Accepted)
     }
 
-    /// For each verdict other than AC that some case got, the index of the first such
-    /// case, in verdict order.
-    /// Pre: none. Post: at most 5 entries.
+    /// For each verdict other than AC that some case got and each strategy, the index
+    /// of the first case of that strategy with that verdict: verdicts in Mooshak's
+    /// order, strategies in order of first appearance among the cases.
+    /// Pre: none. Post: at most one entry per verdict and strategy.
     pub(crate) fn first_failures(&self) -> Vec<(Verdict, usize)> {
-        Verdict::ALL
-            .iter()
-            .skip(1)
-            .filter_map(|&v| self.outcomes.iter().position(|o| o.verdict == v).map(|k| (v, k)))
-            .collect()
+        let mut strategies: Vec<&str> = Vec::new();
+        for c in &self.cases {
+            if !strategies.contains(&c.strategy.as_str()) {
+                strategies.push(&c.strategy);
+            }
+        }
+        let mut out = Vec::new();
+        for &v in Verdict::ALL.iter().skip(1) {
+            for s in &strategies {
+                let first = self.cases.iter().zip(&self.outcomes).position(|(c, o)| o.verdict == v && c.strategy == *s);
+                out.extend(first.map(|k| (v, k)));
+            }
+        }
+        out
     }
 }
 
@@ -150,14 +229,15 @@ fn parallel<T: Sync, R: Send>(
     all.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Checks the program on `cases`: runs them all, then shrinks the first failing case
-/// of each kind among PE, WA, TLE and RE (when its input can be shrunk).
+/// Checks the program on `cases`: runs them all (a TLE confirmed by a second run),
+/// then shrinks the first failing case of each kind among PE, WA, TLE and RE and each
+/// strategy (when its input can be shrunk).
 /// Pre: none. Post: one outcome per case, in order; `Err` when the program cannot be
 /// started.
 pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) -> Result<Checked, StartError> {
     let start = Instant::now();
     let outcomes = parallel(&cases, settings.jobs, &|case: &Case| {
-        let outcome = judge(settings, &case.input, &case.expected)?;
+        let outcome = judge_confirmed(&settings.for_case(case), &case.input, &case.expected)?;
         progress.done.fetch_add(1, Ordering::Relaxed);
         if outcome.verdict != Verdict::Accepted {
             progress.failing.fetch_add(1, Ordering::Relaxed);
@@ -170,8 +250,9 @@ pub(crate) fn check(cases: Vec<Case>, settings: &Settings, progress: &Progress) 
         if v == Verdict::OutputLimit {
             continue;
         }
-        let Some(start) = checked.cases.get(k).and_then(|c| c.instance.clone()) else { continue };
-        let found = shrink_case(&start, v, settings, progress)?;
+        let Some(case) = checked.cases.get(k) else { continue };
+        let Some(start) = case.instance.clone() else { continue };
+        let found = shrink_case(&start, v, &settings.for_case(case), progress)?;
         if let Some(slot) = checked.shrunk.get_mut(k) {
             *slot = found;
         }
@@ -194,7 +275,7 @@ fn shrink_case(
             let (Some(c), Some(e)) = (cands.get(k), expected.get(k)) else {
                 return Ok(None);
             };
-            let o = judge(settings, c.text().as_bytes(), e)?;
+            let o = judge_confirmed(settings, c.text().as_bytes(), e)?;
             progress.shrink_runs.fetch_add(1, Ordering::Relaxed);
             Ok(Some(o))
         })?;
@@ -207,12 +288,24 @@ fn shrink_case(
         Ok(hit)
     };
     let found = shrink::shrink(start, settings.shrink_budget, settings.jobs, &mut test)?;
-    Ok(last.filter(|(inst, _, _)| *inst == found.instance).map(|(instance, expected, outcome)| Shrunk {
+    let Some((instance, expected, mut outcome)) = last.filter(|(inst, _, _)| *inst == found.instance) else {
+        return Ok(None);
+    };
+    if verdict == Verdict::TimeLimit {
+        // Rerun alone (nothing else runs now): kept only when it times out again.
+        let alone = judge(settings, &instance.text().into_bytes(), &expected)?;
+        if alone.verdict != Verdict::TimeLimit {
+            return Ok(None);
+        }
+        outcome = alone;
+    }
+    Ok(Some(Shrunk {
         input: instance.text().into_bytes(),
         instance,
         expected,
         outcome,
         runs: found.runs,
+        minimal: found.minimal,
     }))
 }
 
@@ -225,6 +318,7 @@ mod tests {
         Settings {
             program: Program { command: "sh".into(), args: vec!["-c".into(), script.into()] },
             time_limit: Duration::from_secs(5),
+            large_time_limit: Duration::from_secs(5),
             output_limit: 1 << 20,
             jobs: 2,
             shrink_budget: 50,
@@ -250,10 +344,27 @@ mod tests {
     }
 
     #[test]
+    fn a_time_limit_counts_only_when_a_rerun_times_out_too() {
+        let mark = std::env::temp_dir().join(format!("check-tle-once-{}", std::process::id()));
+        let _ = std::fs::remove_file(&mark);
+        let m = mark.display();
+        // Slow on its first run only.
+        let mut s = settings(&format!("if [ -e {m} ]; then cat; else touch {m}; sleep 5; fi"));
+        s.time_limit = Duration::from_millis(300);
+        assert_eq!(judge_confirmed(&s, b"x\n", b"x\n").unwrap().verdict, Verdict::Accepted);
+        let _ = std::fs::remove_file(&mark);
+        let mut s = settings("sleep 5");
+        s.time_limit = Duration::from_millis(100);
+        let t = Instant::now();
+        assert_eq!(judge_confirmed(&s, b"", b"x\n").unwrap().verdict, Verdict::TimeLimit);
+        assert!(t.elapsed() >= Duration::from_millis(200), "two runs");
+    }
+
+    #[test]
     fn checks_in_order_and_shrinks_the_first_failure_of_each_kind() {
         let strategies = vec!["linear".to_string()];
         let mut all = cases::samples(&strategies);
-        all.extend(cases::edges(&strategies).unwrap().into_iter().filter(|c| !c.name.contains("large")));
+        all.extend(cases::edges(&strategies).unwrap().into_iter().filter(|c| !c.name.contains("big")));
         // A "program" right on boards without ships only.
         let script = "awk 'NR == 2 { r = $1; c = $2; n = $3 } END { if (n > 0) { print \"wrong\"; exit } \
                       print 0; for (i = 0; i < r; i++) { s = \"\"; for (j = 0; j < c; j++) s = s \".\"; print s } }'";

@@ -1,10 +1,11 @@
 //! What a check found, for people and for programs: a text report at most 80 columns
-//! wide (verdict counts per strategy, then for each kind of failure its first case,
-//! shrunk, with the expected and the program's output and where they differ), a JSON
-//! document, and the failing cases written as `.in`/`.out` files (`--keep`).
+//! wide (verdict counts per strategy, then for each kind of failure and strategy its
+//! first case, shrunk, with the expected and the program's output and where they
+//! differ; the first line of stderr uncut up to 200 characters), a JSON document, and
+//! the failing cases written as `.in`/`.out`/`.got`/`.err` files (`--keep`).
 
 use super::cases::{Case, Origin};
-use super::check::{Checked, Outcome, Settings, Shrunk};
+use super::check::{Build, Checked, Outcome, Settings, Shrunk};
 use super::runner::Ending;
 use super::verdict::{self, Verdict};
 use crate::render::json;
@@ -44,6 +45,50 @@ fn counts(checked: &Checked) -> (Vec<(String, Counts)>, Counts) {
     (by, all)
 }
 
+/// The report of a failed build, Mooshak's Compile Error: the command, how it ended
+/// and everything it wrote (stdout then stderr), uncut.
+/// Pre: `build` did not succeed. Post: ends with a line break.
+pub(crate) fn compile_error_text(build: &Build, settings: &Settings) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "check: {}", clip(&settings.program.shown(), 73));
+    let _ = writeln!(out, "build: {}", build.command);
+    out.push_str("verdict: CE (compile error): no case was run\n\n");
+    let _ = writeln!(out, "the build {} after {} s; its output:", build_ending(build), seconds(build.run.elapsed));
+    let mut all = build.run.stdout.clone();
+    all.extend_from_slice(&build.run.stderr);
+    if all.is_empty() {
+        out.push_str("    (nothing)\n");
+    }
+    for line in String::from_utf8_lossy(&all).lines() {
+        let _ = writeln!(out, "    | {line}");
+    }
+    out
+}
+
+/// How a build ended, in words.
+fn build_ending(build: &Build) -> String {
+    match build.run.ending {
+        Ending::Exited(Some(c)) => format!("exited with status {c}"),
+        Ending::Exited(None) => "was killed by a signal".into(),
+        Ending::TimedOut => format!("was stopped at the safety limit of {} s", seconds(super::check::BUILD_LIMIT)),
+        Ending::OutputLimit => "was stopped for writing more than 1 MiB".into(),
+    }
+}
+
+/// The JSON report of a failed build: `{"program", "build", "verdict": "CE",
+/// "build_ending", "stdout", "stderr"}`.
+/// Pre: `build` did not succeed. Post: one valid JSON object and a line break.
+pub(crate) fn compile_error_json(build: &Build, settings: &Settings) -> String {
+    format!(
+        "{{\"program\": {}, \"build\": {}, \"verdict\": \"CE\", \"build_ending\": {}, \"stdout\": {}, \"stderr\": {}}}\n",
+        json::string(&settings.program.shown()),
+        json::string(&build.command),
+        json::string(&build_ending(build)),
+        bytes_json(&build.run.stdout),
+        bytes_json(&build.run.stderr)
+    )
+}
+
 /// `6 samples, 51 edge, 300 random, 2 user`.
 fn origins(cases: &[Case]) -> String {
     let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
@@ -62,13 +107,16 @@ fn origins(cases: &[Case]) -> String {
 }
 
 /// Seconds with at most 2 decimals (`2`, `0.5`, `1.25`).
-fn seconds(d: std::time::Duration) -> String {
+/// Pre: none. Post: no trailing zero.
+pub(crate) fn seconds(d: std::time::Duration) -> String {
     let s = format!("{:.2}", d.as_secs_f64());
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The text report.
-/// Pre: none. Post: every line at most 80 columns; ends with a line break.
+/// Pre: none. Post: every line at most 80 columns, but the lines `stderr's first
+/// line: ` and `stderr's last line: ` (their text uncut up to 200 characters); ends
+/// with a line break.
 pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     let mut out = String::new();
     let n = checked.cases.len();
@@ -76,10 +124,15 @@ pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     wrap(
         &mut out,
         &format!(
-            "{n} case{}: {}; time limit {} s; {} job{}",
+            "{n} case{}: {}; time limit {} s{}; {} job{}",
             if n == 1 { "" } else { "s" },
             origins(&checked.cases),
             seconds(settings.time_limit),
+            if checked.cases.iter().any(|c| c.large) {
+                format!(" ({} s for the large ones)", seconds(settings.large_time_limit))
+            } else {
+                String::new()
+            },
             settings.jobs,
             if settings.jobs == 1 { "" } else { "s" }
         ),
@@ -112,13 +165,19 @@ pub(crate) fn text(checked: &Checked, settings: &Settings) -> String {
     }
     for (v, k) in checked.first_failures() {
         let (Some(case), Some(outcome)) = (checked.cases.get(k), checked.outcomes.get(k)) else { continue };
-        let many = checked.outcomes.iter().filter(|o| o.verdict == v).count();
+        let many = checked
+            .cases
+            .iter()
+            .zip(&checked.outcomes)
+            .filter(|(c, o)| o.verdict == v && c.strategy == case.strategy)
+            .count();
         out.push('\n');
         wrap(
             &mut out,
             &format!(
-                "== {v} ({}): {many} case{}; the first is {}",
+                "== {v} ({}), {}: {many} case{}; the first is {}",
                 v.words(),
+                clip(&case.strategy, 20),
                 if many == 1 { "" } else { "s" },
                 clip(&case.name, 60)
             ),
@@ -142,6 +201,11 @@ fn failure(out: &mut String, case: &Case, outcome: &Outcome, shrunk: Option<&Shr
                 if s.runs == 1 { "" } else { "s" },
                 s.instance.size_words()
             );
+            out.push_str(if s.minimal {
+                "(1-minimal: no one-step reduction of it gets this verdict)\n"
+            } else {
+                "(the budget ran out: a smaller input may still get this verdict)\n"
+            });
             (s.input.as_slice(), s.expected.as_slice(), &s.outcome)
         }
         None => {
@@ -172,7 +236,11 @@ fn failure(out: &mut String, case: &Case, outcome: &Outcome, shrunk: Option<&Shr
             }
         }
         Verdict::TimeLimit => {
-            let _ = writeln!(out, "killed (with its children) after {} s", seconds(settings.time_limit));
+            let _ = writeln!(
+                out,
+                "killed (with its children) after {} s, and again on a rerun",
+                seconds(settings.time_limit)
+            );
         }
         Verdict::OutputLimit => {
             let limit = settings.limits(expected.len()).output;
@@ -186,6 +254,14 @@ fn failure(out: &mut String, case: &Case, outcome: &Outcome, shrunk: Option<&Shr
                 _ => String::new(),
             };
             let _ = writeln!(out, "{how}");
+            if let Some(first) = first_line(&shown.run.stderr) {
+                let _ = writeln!(out, "stderr's first line: {first}");
+                if first.starts_with("Traceback (most recent call last)") {
+                    if let Some(last) = last_line(&shown.run.stderr) {
+                        let _ = writeln!(out, "stderr's last line: {last}");
+                    }
+                }
+            }
             if !shown.run.stderr.is_empty() {
                 out.push_str("stderr:\n");
                 block(out, &shown.run.stderr, false);
@@ -193,6 +269,30 @@ fn failure(out: &mut String, case: &Case, outcome: &Outcome, shrunk: Option<&Shr
         }
         Verdict::Accepted => {}
     }
+}
+
+/// Longest stderr line shown uncut.
+const FIRST_LINE: usize = 200;
+
+/// The first line of `stderr` that is not blank, control characters escaped, cut at
+/// [`FIRST_LINE`] characters (`...` marking the cut); `None` when there is none.
+fn first_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    shown_line(text.lines().find(|l| !l.trim().is_empty())?)
+}
+
+/// The last line of `stderr` that is not blank (a Python traceback's exception), as
+/// [`first_line`] shows it.
+fn last_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    shown_line(text.lines().rev().find(|l| !l.trim().is_empty())?)
+}
+
+/// `line` with control characters escaped, cut at [`FIRST_LINE`] characters.
+fn shown_line(line: &str) -> Option<String> {
+    let escaped: String =
+        line.chars().map(|c| if c.is_control() { format!("\\x{:02x}", c as u32) } else { c.to_string() }).collect();
+    Some(clip(&escaped, FIRST_LINE))
 }
 
 /// Writes `line` wrapped at 80 columns (continuation lines indented by 2).
@@ -272,7 +372,7 @@ fn bytes_json(b: &[u8]) -> String {
 
 /// The JSON report: `{"program", "verdict", "cases", "counts", "by_strategy",
 /// "failures": [{"case", "strategy", "verdict", "input", "expected", "got", "stderr",
-/// "shrunk": {"input", "expected", "got", "runs"} or null}]}`.
+/// "shrunk": {"input", "expected", "got", "stderr", "runs", "minimal"} or null}]}`.
 /// Pre: none. Post: one valid JSON object and a line break.
 pub(crate) fn json(checked: &Checked, settings: &Settings) -> String {
     let (by, all) = counts(checked);
@@ -299,11 +399,13 @@ pub(crate) fn json(checked: &Checked, settings: &Settings) -> String {
         first = false;
         let shrunk = match shrunk {
             Some(s) => format!(
-                "{{\"input\": {}, \"expected\": {}, \"got\": {}, \"runs\": {}}}",
+                "{{\"input\": {}, \"expected\": {}, \"got\": {}, \"stderr\": {}, \"runs\": {}, \"minimal\": {}}}",
                 bytes_json(&s.input),
                 bytes_json(&s.expected),
                 bytes_json(&s.outcome.run.stdout),
-                s.runs
+                bytes_json(&s.outcome.run.stderr),
+                s.runs,
+                s.minimal
             ),
             None => "null".into(),
         };
@@ -330,8 +432,9 @@ fn file_name(name: &str) -> String {
 }
 
 /// Writes every failing case into `dir` (created if needed) as `NAME.in` and `NAME.out`
-/// (the expected output) with the program's output as `NAME.got`, and each shrunk form
-/// as `NAME-shrunk.in`, `.out` and `.got`. Returns the number of files written.
+/// (the expected output) with the program's output as `NAME.got` and its stderr, in
+/// full, as `NAME.err`, and each shrunk form as `NAME-shrunk.in`, `.out`, `.got` and
+/// `.err`. Returns the number of files written.
 /// Pre: none. Post: `Err` names the file that could not be written.
 pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
@@ -349,11 +452,13 @@ pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, String> {
         put(&case.name, "in", &case.input)?;
         put(&case.name, "out", &case.expected)?;
         put(&case.name, "got", &outcome.run.stdout)?;
+        put(&case.name, "err", &outcome.run.stderr)?;
         if let Some(s) = shrunk {
             let name = format!("{}-shrunk", case.name);
             put(&name, "in", &s.input)?;
             put(&name, "out", &s.expected)?;
             put(&name, "got", &s.outcome.run.stdout)?;
+            put(&name, "err", &s.outcome.run.stderr)?;
         }
     }
     Ok(written)
@@ -381,6 +486,7 @@ mod tests {
         Settings {
             program: Program { command: "python3".into(), args: vec!["sol.py".into()] },
             time_limit: Duration::from_secs(2),
+            large_time_limit: Duration::from_secs(10),
             output_limit: 512_000,
             jobs: 2,
             shrink_budget: 200,
@@ -412,6 +518,7 @@ mod tests {
             instance: small,
             outcome: Outcome { verdict: Verdict::WrongAnswer, run: run(b"1\nX+\n", Ending::Exited(Some(0)), b"") },
             runs: 17,
+            minimal: true,
         };
         Checked {
             shrunk: vec![None, None, Some(shrunk), None, None, None],
@@ -431,14 +538,36 @@ mod tests {
         assert!(t.contains("strategy      cases     AC     PE     WA    OLE    TLE     RE\n"), "{t}");
         assert!(t.contains("linear            2      1      0      0      0      1      0\n"), "{t}");
         assert!(t.contains("all               6      2      1      1      0      1      1\n"), "{t}");
-        assert!(t.contains("== PE (presentation error): 1 case; the first is sample-01-smart"), "{t}");
+        assert!(t.contains("== PE (presentation error), smart: 1 case; the first is sample-01-smart"), "{t}");
         assert!(t.contains("differs only in: no line break after the last line"), "{t}");
         assert!(t.contains("    (no line break at the end)"), "{t}");
         assert!(t.contains("shrunk in 17 runs from 5x6, 2 ships to 1x2, 1 ship:"), "{t}");
         assert!(t.contains("    | prob\n    | 1 2 1\n    | 0 1 1 E\n"), "{t}");
         assert!(t.contains("first difference: line 1, column 1: expected `2`, got `1`"), "{t}");
         assert!(t.contains("killed (with its children) after 2 s"), "{t}");
-        assert!(t.contains("exit status 1\nstderr:\n    | Traceback"), "{t}");
+        assert!(t.contains("exit status 1\nstderr's first line: Traceback (most recent call last):\n"), "{t}");
+        assert!(t.contains("stderr's last line: IndexError\nstderr:\n    | Traceback"), "{t}");
+        assert!(t.contains("(1-minimal: no one-step reduction of it gets this verdict)\n"), "{t}");
+        assert!(t.contains("== WA (wrong answer), prob: 1 case; the first is sample-02-prob"), "{t}");
+    }
+
+    #[test]
+    fn a_long_first_line_of_stderr_is_shown_uncut_up_to_200_characters() {
+        let mut c = checked();
+        let long = format!(
+            "Exception in thread \"main\" java.lang.ArrayIndexOutOfBoundsException: {}\n\tat X",
+            "y".repeat(150)
+        );
+        c.outcomes[4].run.stderr = long.clone().into_bytes();
+        let t = text(&c, &settings());
+        let first = long.lines().next().unwrap();
+        assert!(first.chars().count() > 200);
+        let cut: String = first.chars().take(197).collect();
+        assert!(t.contains(&format!("stderr's first line: {cut}...\n")), "{t}");
+        let short =
+            "Exception in thread \"main\" java.lang.ArrayIndexOutOfBoundsException: Index 1 out of bounds for length 1";
+        c.outcomes[4].run.stderr = format!("{short}\n\tat Main.main(Main.java:3)\n").into_bytes();
+        assert!(text(&c, &settings()).contains(&format!("stderr's first line: {short}\n")));
     }
 
     #[test]
@@ -449,6 +578,7 @@ mod tests {
         assert!(j.contains("\"by_strategy\": {\"linear\": {\"AC\": 1, "), "{j}");
         assert_eq!(j.matches("\"case\": ").count(), 4, "{j}");
         assert!(j.contains("\"shrunk\": {\"input\": \"prob\\n1 2 1\\n0 1 1 E\\n\", "), "{j}");
+        assert!(j.contains("\"runs\": 17, \"minimal\": true}"), "{j}");
         assert_eq!(j.matches("\"shrunk\": null").count(), 3, "{j}");
         assert!(j.ends_with("]}\n"));
     }
@@ -457,7 +587,9 @@ mod tests {
     fn keep_writes_pairs() {
         let dir = std::env::temp_dir().join(format!("grading-keep-{}", std::process::id()));
         let n = keep(&dir, &checked()).unwrap();
-        assert_eq!(n, 4 * 3 + 3);
+        assert_eq!(n, 4 * 4 + 4);
+        let err = std::fs::read_to_string(dir.join("sample-04-smart.err")).unwrap();
+        assert_eq!(err, "Traceback (most recent call last):\nIndexError\n");
         let input = std::fs::read_to_string(dir.join("sample-02-prob-shrunk.in")).unwrap();
         assert_eq!(input, "prob\n1 2 1\n0 1 1 E\n");
         assert!(dir.join("sample-03-linear.out").is_file());
