@@ -1,7 +1,7 @@
 //! `advise` on hand-made states: prob's scores against a full recomputation, the
 //! suggestion, the certain cells, bayes's exact answers, and every refused grid.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::strategy::likelihood::recompute;
 

@@ -4,7 +4,7 @@
 //! into shards like any strategy; every way of forfeiting gives one error line naming
 //! the bot and the game, or, with --forfeit-as-max, a counted game.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

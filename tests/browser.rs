@@ -6,7 +6,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); skipped
 //! only when `SPOT_SKIP_BROWSER=1` is set.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::render::json::{self, Value};
 use spot_the_ships::tools::serve::client::Client;

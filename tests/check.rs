@@ -6,7 +6,7 @@
 //! The runs are kept small here (a strategy, few random cases); the heavy measurement
 //! with the defaults is `tests/bench/grading.sh` (its table is in README).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Output;

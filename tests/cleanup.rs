@@ -5,7 +5,7 @@
 //! limit with no `kill` on `PATH`. Each test's `sleep` has its own duration
 //! (`77N.PID`), so that the test finds its processes (and only its own) in `/proc`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};

@@ -2,7 +2,7 @@
 //! command in every form, suggestions for typos, input from files, and `--strategy`
 //! overriding the input's first line.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Bad input: one line on stderr starting with `error: ` that says what and where, exit
 //! status 2, nothing on stdout. One test per case.
 
-mod common;
+use crate::common;
 
 /// Runs the judge on `input` and checks the error contract; returns the message.
 fn refuse(input: &[u8]) -> String {

@@ -12,9 +12,9 @@
 //! stuck. `H = E[-log2 P]` is estimated by its mean over generated layouts.
 //!
 //! The measurement is run on demand (it prints, and checks nothing that could vary):
-//! `cargo test --release --test floor -- --ignored --nocapture`.
+//! `cargo test --release --test all floor:: -- --ignored --nocapture`.
 
-mod layouts;
+use crate::layouts;
 
 use layouts::{block, key, path_sum, valid};
 use spot_the_ships::game::board::Board;

@@ -2,7 +2,7 @@
 //! its `.out`, byte for byte. Inputs whose strategy the slow reference implementation
 //! knows are also checked against it, so a golden cannot be silently wrong.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! control characters in arguments, messages that said the wrong thing, a referee that
 //! vanished, unbounded reads and outputs, and grids whose layout was not found.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -3,7 +3,7 @@
 //! terminal, `advise` in a classic game, reproducible random bots, and help a person
 //! can read.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

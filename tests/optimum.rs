@@ -21,11 +21,11 @@
 //! `k = 3`, one close to the best that runs on larger boards. The strategies themselves
 //! are played on every layout and their scans averaged with the same weights.
 //!
-//! The measurement runs on demand: `cargo test --release --test optimum -- --ignored
+//! The measurement runs on demand: `cargo test --release --test all optimum:: -- --ignored
 //! --nocapture`. The plain tests check the layout list against the generator, and the
 //! recursion on boards small enough to reason about by hand.
 
-mod layouts;
+use crate::layouts;
 
 use spot_the_ships::game::board::Board;
 use spot_the_ships::game::fleet::Fleet;

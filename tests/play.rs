@@ -3,7 +3,7 @@
 //! judge's output for the same board, for every strategy. Then the error contract: bad
 //! answers, end of input and impossible answers.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::cli::{self, CliError, Streams};
 use spot_the_ships::game::board::Board;

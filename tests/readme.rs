@@ -29,7 +29,7 @@
 //!   - `<!-- files: PATH PATH ... -->`: these files of the repository are copied into
 //!     the scratch folder, at the same relative paths. Without it, `samples/` is copied.
 //!   - `<!-- slow -->`: the block takes more than a few seconds; it runs only in the
-//!     ignored test (`cargo test --release --test readme -- --ignored`).
+//!     ignored test (`cargo test --release --test all readme:: -- --ignored`).
 //!
 //!   Both can be given in one comment: `<!-- slow; files: tests/bots/mini.py -->`.
 //!
@@ -245,7 +245,7 @@ fn readme_examples_print_what_readme_shows() {
 }
 
 #[test]
-#[ignore = "README's slow examples (minutes): cargo test --release --test readme -- --ignored"]
+#[ignore = "README's slow examples (minutes): cargo test --release --test all readme:: -- --ignored"]
 fn readme_slow_examples_print_what_readme_shows() {
     let (_, failures) = run_blocks(|b| b.slow, Duration::from_secs(1800));
     assert!(failures.is_empty(), "{} README example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));

@@ -4,7 +4,7 @@
 //! ends with every ship cell found and the count and grid the judge prints for the
 //! same bay. Then the referee's errors.
 
-mod common;
+use crate::common;
 
 use common::game;
 

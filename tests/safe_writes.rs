@@ -4,7 +4,7 @@
 //! only what a test set's manifest lists; `check --keep` never writes through a
 //! symbolic link.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

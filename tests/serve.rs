@@ -2,7 +2,7 @@
 //! numbers as `advise --format json`, a whole game through the API, and the remote
 //! service seed's `/exec` played by `play --url`.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::tools::serve::client::Client;
 use spot_the_ships::tools::serve::{self, Config, Handle};

@@ -4,7 +4,7 @@
 //! with every ship cell found and the right placement lines (`NAME at (r,c)`, or
 //! `NAME: N possible places` when ships that touch leave several).
 
-mod common;
+use crate::common;
 
 use common::{game, Game};
 

@@ -1,7 +1,7 @@
 //! `simulate` and `generate` through the real binary: formats, reproducibility, thread
 //! independence, the SVG file, and errors.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::game::input;
 use spot_the_ships::strategy::NAMES;

@@ -2,7 +2,7 @@
 //! random boards, the output invariants on a large generated board, the incremental
 //! likelihood against a full recomputation at every read, and the probe bound.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::game::board::Board;
 use spot_the_ships::game::placement::{random_board, Placer};

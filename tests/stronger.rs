@@ -2,7 +2,7 @@
 //! invariants on many random boards, determinism, reuse across games, play without a
 //! fleet, and the posterior against known answers.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::game::board::Board;
 use spot_the_ships::game::placement::{random_board, Placer, STANDARD_FLEET};

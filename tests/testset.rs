@@ -2,7 +2,7 @@
 //! same files for the same seed, the refusal to write into a non-empty directory, and
 //! a test set `check` reads back with every case accepted for this program.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! every printed matrix against the slow reference likelihood, the judge output at the
 //! end, colours, and the error contract.
 
-mod common;
+use crate::common;
 
 use spot_the_ships::game::placement::random_board;
 use spot_the_ships::game::rng::Rng;

@@ -207,7 +207,9 @@ fn afloat_counts(list: &str, fleet: &Fleet) -> Result<Vec<usize>, CliError> {
         };
         let Some(k) = by_name.or_else(by_size) else {
             let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
-            let hint = super::args::nearest(item, &names).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+            let hint = crate::render::words::nearest(item, &names)
+                .map(|n| format!("did you mean `{n}`? "))
+                .unwrap_or_default();
             return Err(CliError::Usage(format!(
                 "--afloat: no ship called `{}` in the fleet; {hint}{the_fleet}",
                 crate::render::words::shown(item.as_bytes())

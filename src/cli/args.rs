@@ -196,7 +196,7 @@ impl Command {
     /// The message for an unknown flag: the nearest flag, and every flag.
     fn unknown_flag(&self, name: &str) -> String {
         let names: Vec<&str> = self.flags().map(|f| f.name).collect();
-        let hint = match nearest(name, &names) {
+        let hint = match crate::render::words::nearest(name, &names) {
             Some(n) => format!("did you mean `{n}`? "),
             None => String::new(),
         };
@@ -314,7 +314,7 @@ impl Parsed {
             Some(v) => match choices.iter().find(|c| **c == v) {
                 Some(c) => Ok(Some(c)),
                 None => {
-                    let hint = nearest(v, choices).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
+                    let hint = crate::render::words::nearest(v, choices).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
                     Err(CliError::Usage(format!("{}{hint}", expected(name, &one_of(choices), v))))
                 }
             },
@@ -334,56 +334,6 @@ pub(crate) fn one_of(choices: &[&str]) -> String {
         Some((last, [])) => (*last).to_string(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
     }
-}
-
-/// The candidate closest to `word`, when it is close enough to be a likely typo: a
-/// prefix of it, or at most a third of its letters (at least 1, at most 3) away.
-/// Pre: none. Post: `None` when nothing is close.
-pub(crate) fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let word = word.to_ascii_lowercase();
-    let limit = (word.len() / 3).clamp(1, 3);
-    let mut best: Option<(usize, &str)> = None;
-    for &c in candidates {
-        let d = if c.starts_with(&word) && word.len() >= 3 { 0 } else { edit_distance(&word, c) };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Edit distance between two words (bytes): insertions, deletions, substitutions and
-/// swaps of two neighbouring letters each count 1 (optimal string alignment).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let width = b.len() + 1;
-    // d[i * width + j]: distance between the first i letters of a and the first j of b.
-    let mut d: Vec<usize> = (0..(a.len() + 1) * width)
-        .map(|k| {
-            if k < width {
-                k
-            } else if k % width == 0 {
-                k / width
-            } else {
-                0
-            }
-        })
-        .collect();
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let (x, y) = (a.get(i - 1), b.get(j - 1));
-            let at = |d: &[usize], i: usize, j: usize| d.get(i * width + j).copied().unwrap_or(usize::MAX - 1);
-            let mut v =
-                (at(&d, i - 1, j - 1) + usize::from(x != y)).min(at(&d, i - 1, j) + 1).min(at(&d, i, j - 1) + 1);
-            if i > 1 && j > 1 && x == b.get(j - 2) && a.get(i - 2) == y {
-                v = v.min(at(&d, i - 2, j - 2) + 1);
-            }
-            if let Some(cell) = d.get_mut(i * width + j) {
-                *cell = v;
-            }
-        }
-    }
-    d.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -459,17 +409,5 @@ mod tests {
             assert!(h.contains(f.name), "{h}");
         }
         assert!(h.contains("[default: 10]") && h.contains("--help"), "{h}");
-    }
-
-    #[test]
-    fn nearest_finds_typos_only() {
-        let names = ["simulate", "generate", "trace", "advise", "play"];
-        assert_eq!(nearest("simulat", &names), Some("simulate"));
-        assert_eq!(nearest("trcae", &names), Some("trace"));
-        assert_eq!(nearest("sim", &names), Some("simulate"));
-        assert_eq!(nearest("zzzzzz", &names), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("trcae", "trace"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

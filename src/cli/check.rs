@@ -107,7 +107,7 @@ pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
         if !strategy::NAMES.contains(&name) {
             return Err(CliError::Usage(format!(
                 "--strategies: unknown strategy `{name}`; {}valid names: {}",
-                super::args::nearest(name, &strategy::NAMES)
+                crate::render::words::nearest(name, &strategy::NAMES)
                     .map(|n| format!("did you mean `{n}`? "))
                     .unwrap_or_default(),
                 strategy::NAMES.join(", ")

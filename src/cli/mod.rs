@@ -415,7 +415,7 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
                 // mistyped command and no such file exists.
                 let is_file = std::path::Path::new(name).exists() || name == "-";
                 if !name.starts_with('-') && !is_file {
-                    if let Some(n) = args::nearest(name, &command_names()) {
+                    if let Some(n) = crate::render::words::nearest(name, &command_names()) {
                         return Err(CliError::Usage(format!(
                             "unknown command `{name}`; did you mean `{n}`? commands: {} (or a judge input file)",
                             command_names().join(", ")
@@ -444,8 +444,9 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             None => match topics::TOPICS.iter().find(|t| t.name == name.as_str()) {
                 Some(topic) => (topic.text)(),
                 None => {
-                    let hint =
-                        args::nearest(name, &help_names()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                    let hint = crate::render::words::nearest(name, &help_names())
+                        .map(|n| format!("did you mean `{n}`? "))
+                        .unwrap_or_default();
                     return Err(CliError::Usage(format!(
                         "help: unknown command or topic `{name}`; {hint}commands: {}; topics: {}",
                         command_names().join(", "),

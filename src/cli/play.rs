@@ -159,7 +159,7 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 /// A referee started by `--referee` has ended (waited for, or killed) when it returns.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if let Some(url) = flags.text("--url") {
-        return super::play_url::run(flags, url, io);
+        return super::play_url::run(flags, &COMMAND, url, io);
     }
     match flags.text("--referee") {
         Some(command) => against_referee(flags, io, command),

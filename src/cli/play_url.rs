@@ -2,7 +2,7 @@
 //! any service that answers `GetRowCount`, `GetColumnCount` and `GetCellAt` with
 //! numbers), then prints where the ships are, as the seed's program did.
 
-use super::args::Parsed;
+use super::args::{Command, Parsed};
 use super::game;
 use super::{CliError, Streams};
 use crate::game::placement::Placer;
@@ -14,7 +14,8 @@ use crate::tools::serve::client::{ExecSonar, Url};
 /// Pre: none. Post: on `Ok`, stdout holds the token line (when asked), one line per
 /// ship (`NAME at (r,c)`), the number of probes and the grid; `Err` for a bad address, a
 /// service that fails or answers other than 0 and 1, or a fleet that does not fit.
-pub(crate) fn run(flags: &Parsed, url: &str, io: &mut Streams<'_>) -> Result<(), CliError> {
+/// `command` is play's flag table (the rule flags are read again through it).
+pub(crate) fn run(flags: &Parsed, command: &Command, url: &str, io: &mut Streams<'_>) -> Result<(), CliError> {
     if flags.has("--rows") || flags.has("--cols") || flags.has("--cells") {
         return Err(CliError::Usage("--url: the service tells the sea's size; no --rows, --cols or --cells".into()));
     }
@@ -28,7 +29,7 @@ pub(crate) fn run(flags: &Parsed, url: &str, io: &mut Streams<'_>) -> Result<(),
                 args.extend([f.to_string(), v.to_string()]);
             }
         }
-        game::rules(&super::play::COMMAND.parse(&args)?)?
+        game::rules(&command.parse(&args)?)?
     };
     let name = if flags.has("--strategy") { flags.text("--strategy").unwrap_or("density") } else { "density" };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;

@@ -180,7 +180,7 @@ impl fmt::Display for InputError {
         match self {
             InputError::Empty => write!(f, "empty input: expected a strategy name on the first line"),
             InputError::UnknownStrategy { found, line, valid } => {
-                let hint = crate::cli::args::nearest(found, valid).map(|n| format!("did you mean `{n}`? "));
+                let hint = crate::render::words::nearest(found, valid).map(|n| format!("did you mean `{n}`? "));
                 write!(
                     f,
                     "unknown strategy `{found}` (line {line}); {}valid names: {}",

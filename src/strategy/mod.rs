@@ -4,7 +4,6 @@
 pub mod afloat;
 mod bayes;
 mod density;
-mod density_small;
 mod hunt;
 pub mod likelihood;
 mod linear;
@@ -242,7 +241,7 @@ impl std::fmt::Display for StrategyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StrategyError::Unknown(name) => {
-                let hint = crate::cli::args::nearest(name, &NAMES).map(|n| format!("did you mean `{n}`? "));
+                let hint = crate::render::words::nearest(name, &NAMES).map(|n| format!("did you mean `{n}`? "));
                 write!(f, "unknown strategy `{name}`; {}valid names: {}", hint.unwrap_or_default(), NAMES.join(", "))
             }
             StrategyError::Unsupported { name, why } => write!(f, "strategy {name} cannot play these rules: {why}"),

@@ -18,8 +18,7 @@
 //! positions through a cell could (a ship of 10 cells or more), and the general path
 //! plays it.
 
-use super::density::{next_to_a_hit, HIT_WEIGHT};
-use super::Plays;
+use super::{next_to_a_hit, HIT_WEIGHT};
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
@@ -31,6 +30,7 @@ use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
 use crate::scan::{ScanError, Scanner};
 use crate::strategy::afloat::Afloat;
+use crate::strategy::Plays;
 
 /// The most cells a bay may have for the fast path (one bit each in a `u128`).
 pub(super) const MAX_CELLS: usize = 128;

@@ -22,11 +22,12 @@
 //! its maximum, so a uniform draw among the tied cells is O(log n) too. `weigh_all`
 //! is the plain recomputation the tests compare it with.
 //!
-//! Bays of at most 128 cells are played by the fast path of `density_small.rs` (every
+//! Bays of at most 128 cells are played by the fast path of `small.rs` (every
 //! position a 128-bit mask), which makes the same probes; this general path plays the
 //! others, and the tests play both on the same boards.
 
-use super::density_small::{self, Small};
+mod small;
+
 use super::{play_on_best_lane, ScanStrategy};
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
@@ -39,6 +40,7 @@ use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError, Scanner};
 use crate::strategy::afloat::Afloat;
+use small::Small;
 use std::collections::HashSet;
 
 /// How much more a position counts for each unresolved hit it covers.
@@ -297,16 +299,11 @@ impl ScanStrategy for Density {
         let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
         (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
-        if !self.plain && rows * cols <= density_small::MAX_CELLS {
+        if !self.plain && rows * cols <= small::MAX_CELLS {
             let fits = self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
             if fits {
-                let mut game = density_small::Game {
-                    small: &mut self.small,
-                    afloat,
-                    fleet: &fleet,
-                    rules: &rules,
-                    rng: &mut self.rng,
-                };
+                let mut game =
+                    small::Game { small: &mut self.small, afloat, fleet: &fleet, rules: &rules, rng: &mut self.rng };
                 return play_on_best_lane(&mut game, scan);
             }
         }
@@ -609,7 +606,7 @@ mod tests {
     /// Plays `d` on `board` after the probes of `opening` (a strategy taking over
     /// mid-game, as bayes hands drawn fleets over), watched: every probe and answer.
     fn watched(d: &mut Density, board: &Board, opening: &[Position]) -> Vec<(Position, Answer)> {
-        let mut sonar = Referee::new(&board);
+        let mut sonar = Referee::new(board);
         let mut probes = Probes(Vec::new());
         let mut scan = Scan::new(&mut sonar, &mut probes);
         for &p in opening {
