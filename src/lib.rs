@@ -4,18 +4,21 @@
 //! # The crate's map
 //!
 //! The folders follow the judge's pipeline, three-line input -> [`Board`] of [`Ship`]s
-//! -> [`ScanStrategy`] -> final grid and count; each layer uses only the layers above it
-//! in this list:
+//! -> [`ScanStrategy`] -> final grid and count. No file imports another that imports
+//! it back (`python3 ../shared/tools/cycles.py src`), and a folder uses only the folders
+//! above it in this list, with two exceptions left: `game` and `render` use each other
+//! (render names positions and rules; game quotes user text with render's words), and
+//! the web server (`tools::serve`) reuses `advise`'s flag handling in `cli`.
 //!
 //! | folder        | what lives there |
 //! |---------------|------------------|
 //! | [`limits`]    | resource limits: allocations that may fail |
 //! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
-//! | [`render`]    | what is printed: answer words, counted nouns, JSON |
-//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
-//! | [`strategy`]  | the strategies, declared in one table ([`strategy::by_name`]), and the aids only they use |
-//! | [`posterior`] | the probability of every cell given the answers (bayes and `advise`) |
-//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the reaper that kills every process a command started |
+//! | [`render`]    | what is printed: cells in letters, counted nouns, quoted user text, did-you-mean, JSON |
+//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
+//! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
+//! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
+//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
 //! | `sys`         | the crate's only `unsafe` code: the few system calls std lacks (`kill`, `prctl`, `wait4`, signals, `renameat2`) |
 //! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
 //!
@@ -23,10 +26,11 @@
 //!
 //! [`game::input::parse`] reads the input into a [`Board`] and a strategy name;
 //! [`strategy::by_name`] picks the [`ScanStrategy`]; the strategy asks a [`Scan`] to
-//! probe a cell; the scan asks the board (through [`scan::sonar::Sonar`], "ship or
-//! water?", and under rules that announce it "sunk"), records the answer in its
-//! [`scan::record::ScanRecord`] and tells its observer; when every ship cell is spotted,
-//! the record is rendered as the final grid and count.
+//! probe a cell; the scan asks the hidden board through the referee
+//! ([`scan::referee::answer`]: "ship or water?", and under rules that announce it
+//! "sunk"), or in `play` the other side through a [`scan::sonar::Sonar`]; it records
+//! the answer in its [`scan::record::ScanRecord`] and tells its observer; when every
+//! ship cell is spotted, the record is rendered as the final grid and count.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -314,7 +314,9 @@ impl Parsed {
             Some(v) => match choices.iter().find(|c| **c == v) {
                 Some(c) => Ok(Some(c)),
                 None => {
-                    let hint = crate::render::words::nearest(v, choices).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
+                    let hint = crate::render::words::nearest(v, choices)
+                        .map(|n| format!(" (did you mean `{n}`?)"))
+                        .unwrap_or_default();
                     Err(CliError::Usage(format!("{}{hint}", expected(name, &one_of(choices), v))))
                 }
             },
