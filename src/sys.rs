@@ -259,6 +259,12 @@ pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     }
 }
 
+/// Serialises the unit tests that start, signal or reap processes: they look at every
+/// process of the test binary, so two at once could take each other's children for
+/// their own.
+#[cfg(test)]
+pub(crate) static PROCESS_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +272,7 @@ mod tests {
 
     #[test]
     fn signals_reach_one_process_or_its_group_never_everyone() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = Command::new("sleep").arg("60").process_group(0).spawn().unwrap();
         send(child.id(), SIGKILL).unwrap();
         assert_eq!(child.wait().unwrap().signal(), Some(SIGKILL));
@@ -284,6 +291,7 @@ mod tests {
 
     #[test]
     fn the_subreaper_flag_is_set_and_read_back() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let before = is_child_subreaper().unwrap();
         set_child_subreaper(true).unwrap();
         assert!(is_child_subreaper().unwrap());
@@ -295,6 +303,7 @@ mod tests {
     // The children are reaped through `reap` (wait4), not through std.
     #[allow(clippy::zombie_processes)]
     fn reaping_gives_the_status_and_the_cpu_time() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         // Half a second of CPU in a busy loop, then exit 3.
         let script = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass\nexit(3)";
         let child = Command::new("python3").args(["-c", script]).stdin(Stdio::null()).spawn().unwrap();
@@ -325,6 +334,7 @@ mod tests {
 
     #[test]
     fn a_caught_signal_is_written_into_the_pipe_and_not_inherited() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         use std::io::Read;
         let mut pipe = catch_signals(&[SIGURG]).unwrap();
         // SAFETY: raise takes an integer; SIGURG is caught now.
@@ -346,6 +356,7 @@ mod tests {
 
     #[test]
     fn two_paths_are_exchanged_at_once() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let dir = std::env::temp_dir().join(format!("sys-exchange-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("d")).unwrap();
         std::fs::write(dir.join("f"), "file").unwrap();

@@ -168,7 +168,7 @@ fn alive(token: &str) -> bool {
 
 #[test]
 fn the_time_limit_kills_the_whole_process_tree() {
-    let token = format!("777.{}", std::process::id());
+    let token = format!("787.{}", std::process::id());
     let script = format!("sleep {token} & sleep {token}");
     let start = Instant::now();
     let args = ["--only", "sample-00-linear", "--time-limit", "0.5", "--shrink-budget", "0", "--", "sh", "-c", &script];

@@ -1,7 +1,7 @@
 //! The flags every command shares to say which game is played: the rules (a preset and
 //! its overrides) and the fleet.
 
-use super::args::{Flag, Parsed};
+use super::args::{Command, Flag, Parsed};
 use super::CliError;
 use crate::game::fleet::Fleet;
 use crate::game::rules::{Rules, RulesError, Sunk};
@@ -15,6 +15,23 @@ pub(crate) const RULE_FLAGS: &[Flag] = &[
     Flag::value("--fleet-file", "FILE", "ships of any shape, drawn (see `help fleet-file`)"),
     Flag::value("--rotate", "yes|no", "may drawn ships turn? (overrides the preset)"),
 ];
+
+/// The rules the rule flags give, with the preset `preset` where `--rules` is not given
+/// (`serve`'s `/exec` and `play --url` play the remote-service seed's game by default).
+/// `command` is the flag table `flags` came from.
+/// Pre: `preset` names a preset. Post: as [`rules`].
+pub(crate) fn rules_or_preset(flags: &Parsed, command: &Command, preset: &str) -> Result<Rules, CliError> {
+    if flags.has("--rules") {
+        return rules(flags);
+    }
+    let mut args = vec!["--rules".to_string(), preset.to_string()];
+    for f in ["--touch", "--sunk", "--fleet", "--fleet-file", "--rotate"] {
+        if let Some(v) = flags.text(f) {
+            args.extend([f.to_string(), v.to_string()]);
+        }
+    }
+    rules(&command.parse(&args)?)
+}
 
 /// The rules the flags ask for: the preset, then each override.
 /// Pre: none. Post: `Err(Usage)` for an unknown preset, a bad value, `--fleet` with

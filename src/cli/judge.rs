@@ -43,9 +43,8 @@ OUTPUT
   With a fleet of named or drawn ships, one line per ship comes first: NAME at
   (r,c), or NAME: N possible places when ships that touch leave several.
   --strategy all: one line `NAME SCANS` per strategy the rules and the board's
-  size allow (density and density-random play at most 4,194,304 cells). json:
-  {\"scans\": N, \"grid\": [\"++.\", ...]} (\"ships\" before \"grid\" for such
-  fleets; all: {\"strategies\": [{\"name\", \"scans\"}, ...]}).
+  size allow. json: {\"scans\": N, \"grid\": [\"++.\", ...]} (\"ships\" before
+  \"grid\" for such fleets; all: {\"strategies\": [{\"name\", \"scans\"}, ...]}).
 ",
     extra: Some(extra_help),
 };

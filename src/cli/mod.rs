@@ -358,9 +358,8 @@ fn top_help() -> String {
     let topics: Vec<String> = topics::TOPICS.iter().map(|t| format!("`help {}`", t.name)).collect();
     let _ = writeln!(out, "TOPICS: {}", topics.join(", "));
     out.push_str(
-        "\nspot-the-ships --version (or -V) prints the version. Errors go to stderr as\n\
-         one line starting with `error: `, with exit status 2 (check exits with 1 when\n\
-         a case was not accepted).\n",
+        "\n--version (or -V) prints the version. Errors: one stderr line starting with\n\
+         `error: `, exit status 2 (check exits with 1 when a case was not accepted).\n",
     );
     out
 }

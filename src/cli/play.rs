@@ -143,11 +143,12 @@ PROTOCOL (all of it: `help protocol`)
   referee's `done N` is read and checked.
 
 ERRORS (one `error: ` line on stderr, exit status 2)
-  a bad answer over pipes, the end of input before every ship cell is found (or
-  where the referee's `done N` is due), --cells more than the bay can hold, answer
-  lines over 1,000 bytes, an answer the rules make impossible (more hits than ship
-  cells, a ship sunk twice, a hit diagonal to another when ships never touch,
-  ...), and a --referee program that fails (its last stderr line is shown).
+  a bad answer over pipes, the end of input before every ship cell is found
+  (or where the referee's `done N` is due), --cells more than the bay can
+  hold, answer lines over 1,000 bytes, an answer the rules make impossible
+  (more hits than ship cells, a ship sunk twice, a hit diagonal to another
+  when ships never touch, ...), a --referee program that fails (its last
+  stderr line is shown).
 ",
     extra: None,
 };

@@ -19,18 +19,7 @@ pub(crate) fn run(flags: &Parsed, command: &Command, url: &str, io: &mut Streams
     if flags.has("--rows") || flags.has("--cols") || flags.has("--cells") {
         return Err(CliError::Usage("--url: the service tells the sea's size; no --rows, --cols or --cells".into()));
     }
-    let rules = if flags.has("--rules") {
-        game::rules(flags)?
-    } else {
-        // The seed's game unless --rules says otherwise.
-        let mut args = vec!["--rules".to_string(), "starwars".to_string()];
-        for f in ["--touch", "--sunk", "--fleet", "--fleet-file", "--rotate"] {
-            if let Some(v) = flags.text(f) {
-                args.extend([f.to_string(), v.to_string()]);
-            }
-        }
-        game::rules(&command.parse(&args)?)?
-    };
+    let rules = game::rules_or_preset(flags, command, "starwars")?;
     let name = if flags.has("--strategy") { flags.text("--strategy").unwrap_or("density") } else { "density" };
     let seed = flags.get_or("--seed", DEFAULT_SEED)?;
     let parsed = Url::parse(url).map_err(|e| CliError::Usage(format!("--url: {e}")))?;

@@ -75,17 +75,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             "--workers takes 1 to 1024, --max-games at least 1, --idle 1 to 3600 seconds".into(),
         ));
     }
-    let exec_rules = if flags.has("--rules") {
-        game::rules(flags)?
-    } else {
-        let mut args = vec!["--rules".to_string(), "starwars".to_string()];
-        for f in ["--touch", "--sunk", "--fleet", "--fleet-file", "--rotate"] {
-            if let Some(v) = flags.text(f) {
-                args.extend([f.to_string(), v.to_string()]);
-            }
-        }
-        game::rules(&COMMAND.parse(&args)?)?
-    };
+    let exec_rules = game::rules_or_preset(flags, &COMMAND, "starwars")?;
     if !ip.is_loopback() {
         writeln!(
             io.stderr,

@@ -78,8 +78,7 @@ OUTPUT
       likelihood matrix read to choose it:
                           prob, when its list was empty: the matrix before the
                           probe, -1 for blocked (probed or eliminated) cells
-      eliminated: CELLS   cells marked water without a scan in this step, or
-                          none
+      eliminated: CELLS   cells marked water without a scan in this step (none)
       LIST: CELLS         the strategy's list after the step: smart's boardList
                           (first 12 cells), prob's highProbabilityList
       board:              the board as the judge draws it: + spotted ship, X

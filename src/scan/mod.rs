@@ -375,6 +375,12 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// True when an observer watches this scan (a tracer, the web page's Watch view).
+    /// Pre: none. Post: no change.
+    pub fn is_watched(&self) -> bool {
+        self.observer.is_some()
+    }
+
     /// Shows what the strategy weighs on every cell (row-major): `weights` is called
     /// only when an observer watches.
     /// Pre: none. Post: no change to the scan.

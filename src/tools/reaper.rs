@@ -418,6 +418,7 @@ mod tests {
 
     #[test]
     fn stat_reads_odd_command_names() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let mut child =
             Command::new("sh").args(["-c", "exec -a 'a) b (c' sleep 30"]).stdin(Stdio::null()).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(100));
@@ -431,6 +432,7 @@ mod tests {
 
     #[test]
     fn a_run_and_its_children_are_killed_even_those_that_left_its_group() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let needle = format!("66.{}", std::process::id());
         // A child in the run's group, and one in a session of its own, both below it.
         let script = format!("sleep {needle} & setsid sleep {needle} & echo started; wait");

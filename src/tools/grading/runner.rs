@@ -301,6 +301,7 @@ mod tests {
 
     #[test]
     fn captures_both_streams_and_the_exit_code() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let r = run(&sh("cat; echo oops >&2; exit 3"), b"hello\n", limits(5000)).unwrap();
         assert_eq!(r.stdout, b"hello\n");
         assert_eq!(r.stderr, b"oops\n");
@@ -311,6 +312,7 @@ mod tests {
 
     #[test]
     fn a_program_that_ignores_its_input_is_fine() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let big = vec![b'x'; 1 << 20];
         let r = run(&sh("echo done"), &big, limits(5000)).unwrap();
         assert_eq!((r.stdout.as_slice(), r.ending), (&b"done\n"[..], Ending::Exited(Some(0))));
@@ -318,6 +320,7 @@ mod tests {
 
     #[test]
     fn time_and_output_limits_kill_the_program() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let t = Instant::now();
         let r = run(&sh("sleep 100"), b"", limits(200)).unwrap();
         assert_eq!(r.ending, Ending::TimedOut);
@@ -331,6 +334,7 @@ mod tests {
 
     #[test]
     fn the_time_limit_is_cpu_time_with_a_wall_clock_safety_net() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         // Asleep 0.3 s under a 0.2 s CPU limit: it ends by itself, having used little CPU.
         let r = run(&sh("sleep 0.3; echo ok"), b"", limits(200)).unwrap();
         assert_eq!((r.stdout.as_slice(), r.ending), (&b"ok\n"[..], Ending::Exited(Some(0))));
@@ -353,6 +357,7 @@ mod tests {
 
     #[test]
     fn a_program_that_cannot_start_is_an_error() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         let p = Program { command: "/no/such/program".into(), args: vec![] };
         let e = run(&p, b"", limits(1000)).unwrap_err();
         assert!(e.to_string().starts_with("cannot start `/no/such/program`: "), "{e}");
