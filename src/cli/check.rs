@@ -31,16 +31,11 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value(
         "--build",
         "COMMAND",
-        "run COMMAND once with `sh -c` in this directory before\nthe cases (javac -d out *.java), untimed (stopped\nafter 600 s); a failure is CE with its output",
+        "run COMMAND once (sh -c, here) before the cases, untimed\n(at most 600 s); a failure is CE with its output",
     ),
-    Flag::value(
-        "--time-limit",
-        "SECONDS",
-        "CPU-time limit of one run (user + system, as Mooshak);\na run also ends at 3 x SECONDS + 1 of wall-clock time;\na JVM alone needs about half a second to start",
-    )
-    .default("2"),
-    Flag::value("--large-time-limit", "S", "time limit of one run of a --large case, seconds")
-        .default("10"),
+    Flag::value("--time-limit", "SECONDS", "CPU-time limit of a run, as Mooshak (a JVM starts in\nabout 0.5 s)")
+        .default("2"),
+    Flag::value("--large-time-limit", "S", "time limit of a --large case").default("10"),
     Flag::value("--output-limit", "BYTES", "OLE past max(BYTES, twice the expected output)").default("512000"),
     Flag::value("--jobs", "J", "runs at the same time (default: every core)"),
     Flag::value("--shrink-budget", "N", "most runs spent shrinking each kind of failure").default("200"),
@@ -63,14 +58,11 @@ pub const COMMAND: Command = Command {
     groups: &[("CASES", CASE_FLAGS), ("YOUR CASES", MORE_CASE_FLAGS), ("RUNS", RUN_FLAGS), ("OPTIONS", REPORT_FLAGS)],
     operands: Operands::AfterDashes,
     after: "\
-PROGRAM (java -cp build SpotTheShips, python3 sol.py, ./a.out) runs once per
-case with the input on its stdin, in its own process group. After each run,
-and when check is interrupted (Ctrl-C, SIGTERM, SIGHUP), every process the
-program started is killed, those that left its group too. Cases: the
-statement's six samples, named edge cases (edge-BOARD-STRATEGY; boards up to
-30x30, the 300x300 ones only with --large), --random cases
-(random-SEED-INDEX-STRATEGY, up to 20x20) and --cases pairs. Verdicts, as
-Mooshak gives them:
+PROGRAM (java -cp out Main, python3 sol.py, ./a.out) runs once per case, input
+on stdin; after each run and on Ctrl-C or SIGTERM every process it started is
+killed. Cases: the six samples, edge-BOARD-STRATEGY (up to 30x30; 300x300
+with --large), random-SEED-INDEX-STRATEGY (up to 20x20), --cases pairs.
+Verdicts, as Mooshak gives them:
   AC   the output is byte-identical to this program's own output
   PE   equal once every run of whitespace is one space, both ends are
        trimmed and letters are lower-cased (final newline, spaces, CR, case)
@@ -81,12 +73,10 @@ Mooshak gives them:
        at 3 x the limit + 1 s of wall-clock time: killed with its children
   RE   a non-zero exit status, a signal, or anything written on stderr
   CE   (with --build) the build command failed: its output, no case run
-A TLE counts only when a rerun times out too. The program's verdict is the
-worst over the cases (AC < PE < WA < OLE < TLE < RE). The first case of each
-failing kind but OLE, for each strategy, is shrunk to a 1-minimal input: no
-row or column deleted, ship removed, shortened or moved up or left still gets
-the verdict; every candidate a valid input, each run counted against
---shrink-budget.
+A TLE counts only when a rerun times out too. The verdict is the worst over
+the cases (AC < PE < WA < OLE < TLE < RE). The first failure of each kind but
+OLE, per strategy, is shrunk to a 1-minimal input (no one-step smaller valid
+input still gets the verdict) within --shrink-budget runs.
 
 EXIT STATUS
   0 every case AC, 1 some case not AC or a failed --build, 2 bad arguments

@@ -114,7 +114,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("--coords", "HOW", "numbers: ask `? r c` (from 0); letters: ask `? B7` (rows\nA, B, ..., Z, AA, ...; columns from 1)")
         .default("numbers"),
     super::COLOR_FLAG,
-    Flag::value("--url", "URL", "play the remote-service seed's API instead (serve's\n/exec): http://HOST:PORT/exec[?token=T]; rules: starwars\nunless --rules says otherwise; strategy: density unless\n--strategy says otherwise"),
+    Flag::value("--url", "URL", "play the remote-service seed's API (serve's /exec):\nhttp://HOST:PORT/exec[?token=T]; starwars and density\nunless --rules and --strategy say otherwise"),
 ];
 
 /// `play`'s command line.
@@ -143,12 +143,10 @@ PROTOCOL (all of it: `help protocol`)
   referee's `done N` is read and checked.
 
 ERRORS (one `error: ` line on stderr, exit status 2)
-  a bad answer over pipes, the end of input before every ship cell is found
-  (or where the referee's `done N` is due), --cells more than the bay can
-  hold, answer lines over 1,000 bytes, an answer the rules make impossible
-  (more hits than ship cells, a ship sunk twice, a hit diagonal to another
-  when ships never touch, ...), a --referee program that fails (its last
-  stderr line is shown).
+  a bad answer over pipes; input ending before every ship cell is found or
+  before the referee's `done N`; --cells too large; lines over 1,000 bytes; an
+  impossible answer (more hits than ship cells, a ship sunk twice, ...); a
+  --referee program that fails (its last stderr line is shown).
 ",
     extra: None,
 };

@@ -375,10 +375,11 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// True when an observer watches this scan (a tracer, the web page's Watch view).
+    /// True when the observer shows what the strategy weighs (the web page's Watch
+    /// view; see [`ScanObserver::wants_weights`]).
     /// Pre: none. Post: no change.
-    pub fn is_watched(&self) -> bool {
-        self.observer.is_some()
+    pub fn wants_weights(&self) -> bool {
+        self.observer.as_ref().is_some_and(|o| o.wants_weights())
     }
 
     /// Shows what the strategy weighs on every cell (row-major): `weights` is called

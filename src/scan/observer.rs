@@ -81,6 +81,13 @@ pub trait ScanObserver {
     /// Pre: called before the probe it leads to, only when someone watches. Post: none
     /// required.
     fn weights_read(&mut self, _what: &'static str, _weights: &[f64]) {}
+    /// True for an observer that shows what a strategy weighs ([`ScanObserver::weights_read`]):
+    /// a strategy with a fast path that keeps no per-cell weights (density's) then takes
+    /// its general path, which makes the same probes.
+    /// Pre: none. Post: no change.
+    fn wants_weights(&self) -> bool {
+        false
+    }
     /// A cell was probed.
     /// Pre: `pos` was unknown. Post: none required.
     fn probed(&mut self, _pos: Position, _source: Source, _answer: Answer) {}

@@ -300,8 +300,8 @@ impl ScanStrategy for Density {
         (self.rows, self.cols) = (rows, cols);
         self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
         // The fast path makes the same probes but keeps no per-cell totals to show: a
-        // watched scan takes the general path.
-        if !self.plain && !scan.is_watched() && rows * cols <= small::MAX_CELLS {
+        // scan whose observer shows weights takes the general path.
+        if !self.plain && !scan.wants_weights() && rows * cols <= small::MAX_CELLS {
             let fits = self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
             if fits {
                 let mut game =

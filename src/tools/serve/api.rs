@@ -313,6 +313,10 @@ impl ScanObserver for Watch<'_> {
     fn likelihood_read(&mut self, matrix: &dyn ScoreView) {
         self.tracer.likelihood_read(matrix);
     }
+    fn wants_weights(&self) -> bool {
+        true
+    }
+
     fn weights_read(&mut self, what: &'static str, weights: &[f64]) {
         self.pending = Some((what, weights.to_vec()));
     }
