@@ -12,16 +12,22 @@ const CAP: &str = "--as=40000000";
 
 /// Runs the binary under `prlimit CAP` with `args` and `input`; `None` without prlimit.
 fn capped(args: &[&str], input: &[u8]) -> Option<Output> {
+    under_prlimit(CAP, args, input, Stdio::piped())
+}
+
+/// Runs the binary under `prlimit LIMIT` (`--as=BYTES`) with `args` and `input`, its
+/// stdout going to `stdout`; `None` without prlimit.
+fn under_prlimit(limit: &str, args: &[&str], input: &[u8], stdout: Stdio) -> Option<Output> {
     if Command::new("prlimit").arg("--version").output().is_err() {
         eprintln!("prlimit is missing: the out-of-memory tests are skipped");
         return None;
     }
     let mut child = Command::new("prlimit")
-        .arg(CAP)
+        .arg(limit)
         .arg(env!("CARGO_BIN_EXE_spot-the-ships"))
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .expect("start prlimit");
@@ -87,23 +93,7 @@ const STRATEGIES: [&str; 10] =
 /// Runs the binary under `prlimit --as=cap` with `args` and `input`, its stdout thrown
 /// away; `None` without prlimit.
 fn capped_quiet(cap: usize, args: &[&str], input: &[u8]) -> Option<Output> {
-    if Command::new("prlimit").arg("--version").output().is_err() {
-        eprintln!("prlimit is missing: the out-of-memory tests are skipped");
-        return None;
-    }
-    let mut child = Command::new("prlimit")
-        .arg(format!("--as={cap}"))
-        .arg(env!("CARGO_BIN_EXE_spot-the-ships"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start prlimit");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    Some(child.wait_with_output().expect("wait"))
+    under_prlimit(&format!("--as={cap}"), args, input, Stdio::null())
 }
 
 #[test]
