@@ -23,7 +23,9 @@
 //!   none included; `...` inside a line stands for any text (timings, speeds).
 //! - Each command runs with `sh`, in a fresh scratch folder (one per block; the block's
 //!   commands share it, so a file one writes the next can read), with the built
-//!   `spot-the-ships` first on `PATH`, stdin empty (`/dev/null`) and `NO_COLOR=1`.
+//!   `spot-the-ships` first on `PATH`, stdin empty (`/dev/null`) and `NO_COLOR=1`. As in
+//!   a terminal, a `cd` and the exit status carry over: the next command of the block
+//!   starts in the folder where the last one ended, with `$?` its exit status.
 //! - HTML comment lines right before the block (blank lines between are allowed) set
 //!   it up:
 //!   - `<!-- files: PATH PATH ... -->`: these files of the repository are copied into
@@ -172,15 +174,24 @@ fn copy_in(path: &str, dir: &Path) {
     }
 }
 
-/// Runs `command` in `dir` with `sh`, stdout and stderr together, at most `limit`.
-fn output_of(command: &str, dir: &Path, limit: Duration) -> String {
+/// Runs `command` with `sh` in `dir`, stdout and stderr together, at most `limit`;
+/// `status` is what `$?` says at its start; the block's own files (output, folder at
+/// the end) go to `block`. Returns what it printed, the folder it ended in and its exit
+/// status.
+fn output_of(command: &str, (dir, status): (&Path, i32), block: &Path, limit: Duration) -> (String, PathBuf, i32) {
     use std::os::unix::process::CommandExt;
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_spot-the-ships"));
     let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
-    let out_file = dir.join(".readme-output");
+    let out_file = block.join(".readme-output");
+    let cwd_file = block.join(".readme-cwd");
+    let _ = std::fs::remove_file(&cwd_file);
     let mut child = Command::new("sh")
         .arg("-c")
-        .arg(format!("exec >'{}' 2>&1; {command}", out_file.display()))
+        .arg(format!(
+            "trap \"pwd >'{}'\" EXIT; exec >'{}' 2>&1; (exit {status}); {command}",
+            cwd_file.display(),
+            out_file.display()
+        ))
         .current_dir(dir)
         .env("PATH", path)
         .env("NO_COLOR", "1")
@@ -189,9 +200,9 @@ fn output_of(command: &str, dir: &Path, limit: Duration) -> String {
         .spawn()
         .expect("sh starts");
     let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(128);
         }
         if start.elapsed() > limit {
             let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
@@ -199,10 +210,11 @@ fn output_of(command: &str, dir: &Path, limit: Duration) -> String {
             panic!("`{command}` took more than {} s (mark its block <!-- slow -->?)", limit.as_secs());
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
     let text = std::fs::read(&out_file).unwrap_or_default();
     let _ = std::fs::remove_file(&out_file);
-    String::from_utf8_lossy(&text).into_owned()
+    let ended_in = std::fs::read_to_string(&cwd_file).map_or_else(|_| dir.to_path_buf(), |p| PathBuf::from(p.trim_end()));
+    (String::from_utf8_lossy(&text).into_owned(), ended_in, status)
 }
 
 /// Runs every block that `pick` selects; returns the failures, each described.
@@ -218,9 +230,11 @@ fn run_blocks(pick: impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<Str
             Some(files) => files.iter().for_each(|f| copy_in(f, &dir)),
             None => copy_in("samples", &dir),
         }
+        let (mut cwd, mut status) = (dir.clone(), 0);
         for step in &block.steps {
             ran += 1;
-            let got = output_of(&step.command, &dir, limit);
+            let (got, ended_in, ended_with) = output_of(&step.command, (&cwd, status), &dir, limit);
+            (cwd, status) = (ended_in, ended_with);
             let got_lines: Vec<&str> = got.lines().collect();
             if !lines_match(&step.expected, &got_lines) {
                 failures.push(format!(
@@ -273,4 +287,19 @@ fn the_block_format_reads_commands_markers_and_settings() {
     assert!(line_matches("x ... y ... z", "x 1 y 2 z"));
     assert!(!line_matches("x ... y", "x 1 z"));
     assert!(!line_matches("rate 5...", "speed 5 a"));
+}
+
+#[test]
+fn a_cd_and_the_exit_status_carry_to_the_next_command_as_in_a_terminal() {
+    let block = std::env::temp_dir().join(format!("spot-readme-carry-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&block);
+    std::fs::create_dir_all(block.join("sub")).unwrap();
+    let limit = Duration::from_secs(10);
+    let (_, cwd, status) = output_of("cd sub && false", (&block, 0), &block, limit);
+    assert_eq!((cwd.file_name().unwrap(), status), (std::ffi::OsStr::new("sub"), 1));
+    let (got, _, _) = output_of("echo $? && basename \"$PWD\"", (&cwd, status), &block, limit);
+    assert_eq!(got, "1\nsub\n");
+    let (_, _, status) = output_of("exit 3", (&block, 0), &block, limit);
+    assert_eq!(status, 3);
+    let _ = std::fs::remove_dir_all(&block);
 }
