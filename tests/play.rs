@@ -193,16 +193,23 @@ fn other_contradictions() {
     let linear = ["--rows", "1", "--cols", "9", "--strategy", "linear"];
     // A run longer than the fleet's longest ship.
     let err = refused(&play(&[&linear[..], &["--fleet", "2,1"]].concat(), "1\n1\n1\n"));
-    assert!(err.contains("contradiction") && err.contains("(0,2)") && err.contains("longest ship has 2"), "{err}");
+    assert!(
+        err.contains("contradiction") && err.contains("(0,2)") && err.contains("longest ship afloat has 2"),
+        "{err}"
+    );
     // Longer than any ship at all (no fleet).
     let err = refused(&play(&[&linear[..], &["--cells", "7"]].concat(), "1\n1\n1\n1\n1\n1\n"));
     assert!(err.contains("contradiction") && err.contains("(0,5)"), "{err}");
     // Every cell water with a ship announced.
+    // The last water is refused: the ship cell would have nowhere to be.
     let err = refused(&play(&[&linear[..], &["--cells", "1"]].concat(), &"0\n".repeat(9)));
-    assert!(err.contains("contradiction") && err.contains("0 of 1"), "{err}");
+    assert!(
+        err.contains("contradiction: (0,8) is water, but 1 ship cell is still to be found and only 0 cells"),
+        "{err}"
+    );
     // The same with a ship cell count on a 2x2 board.
     let err = refused(&play(&["--rows", "2", "--cols", "2", "--cells", "1", "--strategy", "linear"], "0\n0\n0\n0\n"));
-    assert!(err.contains("contradiction") && err.contains("0 of 1"), "{err}");
+    assert!(err.contains("contradiction: (1,1) is water, but 1 ship cell is still"), "{err}");
 }
 
 #[test]
@@ -262,4 +269,49 @@ fn a_bad_answer_at_a_terminal_is_asked_again() {
     // At a terminal too, the end of input stops the game.
     let (result, _, _) = play_at_terminal(&["--rows", "2", "--cols", "2", "--cells", "1"], "nope\n");
     assert!(result.is_err());
+}
+
+#[test]
+fn impossible_sunk_answers_are_refused_naming_the_cell_and_why() {
+    // A carrier (5 cells) sunk on the first hit: accepted before the consistency check.
+    let classic = ["--rules", "classic", "--rows", "10", "--cols", "10", "--strategy", "density"];
+    let err = refused(&play(&classic, "miss\nsunk carrier\n"));
+    assert!(
+        err.starts_with("error: play: contradiction: (") && err.contains(") sinks a ship after 1 hit, but"),
+        "{err}"
+    );
+    // A named ship of 2 cells sunk with no second hit in line beside it.
+    let boat = ["--rules", "classic", "--rows", "1", "--cols", "5", "--fleet", "2,1", "--strategy", "hunt"];
+    let err = refused(&play(&boat, "hit\nmiss\nhit\nsunk 2\n"));
+    assert!(err.contains("contradiction") && err.contains("but no line of 2 hits goes through it"), "{err}");
+    // Ships that never touch: a hit beside a sunk ship, a sunk line of no afloat size.
+    let russian = ["--rules", "russian", "--rows", "1", "--cols", "9", "--fleet", "3,1", "--strategy", "linear"];
+    let err = refused(&play(&russian, "hit\nsunk\n"));
+    assert!(err.contains("(0,1) sinks a ship of 2 cells, but no ship of that size is afloat"), "{err}");
+    let err = refused(&play(&russian, "sunk\nhit\n"));
+    assert!(err.contains("(0,1) is a hit beside the sunk ship at (0,0), and ships never touch"), "{err}");
+}
+
+#[test]
+fn a_sunk_answer_where_the_rules_announce_none_lists_only_what_they_allow() {
+    let err = refused(&play(&["--rows", "3", "--cols", "3", "--fleet", "1"], "sunk\n"));
+    assert_eq!(err, "error: play: answer `sunk` is not one of hit, miss, h, m, 1, 0\n");
+    // At a terminal, the hint follows the rules too.
+    let (_, _, notes) =
+        play_at_terminal(&["--rows", "1", "--cols", "3", "--cells", "1", "--strategy", "linear"], "x\n");
+    assert!(notes.contains("`x` is not an answer: type hit, miss, h, m, 1, 0, or undo"), "{notes}");
+    let classic = ["--rules", "classic", "--rows", "10", "--cols", "10", "--strategy", "density"];
+    let (_, _, notes) = play_at_terminal(&classic, "x\n");
+    assert!(notes.contains("type hit, miss, sunk NAME, sunk, h, m, 1, 0, or undo"), "{notes}");
+}
+
+#[test]
+fn water_where_the_ship_cells_no_longer_fit_is_refused() {
+    let err = refused(&play(&["--rows", "1", "--cols", "3", "--cells", "2", "--strategy", "linear"], "miss\nmiss\n"));
+    assert!(
+        err.contains(
+            "contradiction: (0,1) is water, but 2 ship cells are still to be found and only 1 cell would be left"
+        ),
+        "{err}"
+    );
 }

@@ -8,18 +8,20 @@ use crate::game::board::Board;
 use crate::game::placement::Placer;
 use crate::scan::observer::ScanObserver;
 use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::sonar::ProbeError;
 use crate::scan::ScanError;
 use crate::strategy::{self, DEFAULT_SEED};
-use crate::tools::play::interactive::{Interactive, Lines, Ships};
+use crate::tools::play::interactive::{Interactive, Lines, Replay, Ships};
 use crate::tools::play::protocol::{read_line, Header};
 use crate::tools::trace::{COLOR_ELIMINATED, COLOR_HIT, COLOR_MISS, COLOR_RESET};
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::rc::Rc;
 
-/// The bytes a cell may cost play's sonar at most: its answer (1) and its place in the
-/// log of probes (4).
-const ANSWER_BYTES_PER_CELL: usize = 5;
+/// What a cell may cost play's sonar at most, in quarter bytes: what is known of it (2
+/// bits: 1) and its place in the log of probes (4 bytes: 16). An undo moves both into
+/// the replay, copying nothing.
+const ANSWER_QUARTER_BYTES_PER_CELL: usize = 17;
 
 /// The largest bay drawn after each answer at a terminal.
 const DRAWN_CELLS: usize = 10_000;
@@ -233,8 +235,8 @@ fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>)
     let (rules, fleet_known) = (game.rules.clone(), ships == Ships::Fleet);
     let notes: RefCell<&mut dyn Write> = RefCell::new(&mut *io.stderr);
     let replay_left = Rc::new(Cell::new(0));
-    let mut kept = Vec::new();
-    let (result, contradiction) = loop {
+    let mut kept = Replay::default();
+    let result = loop {
         let mut strategy = strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
         let mut note_writer = Shared(&notes);
         let lines = Lines { input: &mut *io.stdin, output: &mut *io.stdout, notes: &mut note_writer };
@@ -243,9 +245,10 @@ fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>)
                 .with_letters(letters);
         let mut view = BoardView { out: Shared(&notes), draw, letters, color, replay_left: Rc::clone(&replay_left) };
         let result = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut view);
-        if sonar.undo_requested() {
-            kept = sonar.kept_answers();
-            if let Some(cell) = sonar.last_cell().filter(|_| retry) {
+        if let Err(ScanError::Probe(ProbeError::Undo)) = result {
+            let last = sonar.last_cell();
+            kept = sonar.into_replay();
+            if let Some(cell) = last.filter(|_| retry) {
                 let cell = if letters { crate::render::coords::letters(cell) } else { cell.to_string() };
                 writeln!(Shared(&notes), "took back the answer for {cell}")?;
                 if kept.is_empty() && draw {
@@ -255,19 +258,18 @@ fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>)
             }
             continue;
         }
-        break (result, sonar.contradiction().map(str::to_owned));
+        break result;
     };
-    let record = match (result, contradiction) {
-        (Ok(record), _) => record,
-        (Err(_), Some(why)) => return Err(CliError::Scan(ScanError::Contradiction(why))),
-        // The whole run's need: the strategy's, and the answers play keeps (a byte a
+    let record = match result {
+        Ok(record) => record,
+        // The whole run's need: the strategy's, and the answers play keeps (2 bits a
         // cell, and 4 bytes a probe for the log that undo replays).
-        (Err(ScanError::OutOfMemory(s)), None) => {
-            let answers = rows.saturating_mul(cols).saturating_mul(ANSWER_BYTES_PER_CELL);
+        Err(ScanError::OutOfMemory(s)) => {
+            let answers = rows.saturating_mul(cols).saturating_mul(ANSWER_QUARTER_BYTES_PER_CELL) / 4;
             let need = strategy::need(name, rows, cols).saturating_add(answers);
             return Err(CliError::Scan(ScanError::OutOfMemory(s.at_least(need))));
         }
-        (Err(e), None) => return Err(CliError::Scan(e)),
+        Err(e) => return Err(CliError::Scan(e)),
     };
     if from_header {
         check_done(&mut *io.stdin, record.scans())?;

@@ -124,8 +124,7 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             };
             return Err(CliError::Invalid(why));
         };
-        let answer = crate::scan::referee::answer(board, i, &record);
-        record.set_probed(i, answer.is_hit());
+        let answer = crate::scan::referee::probe(board, i, &mut record);
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
     }
 }

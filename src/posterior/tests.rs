@@ -196,7 +196,6 @@ mod general {
     use crate::game::placement::Placer;
     use crate::game::rules::{Rules, Sunk};
     use crate::scan::record::{AnswerLog, ScanRecord};
-    use crate::scan::sonar::Answer;
 
     /// One ship of a layout: its kind and its cells.
     type Placed = (usize, Vec<usize>);
@@ -319,9 +318,7 @@ mod general {
             if record.state_at(i) != CellState::Unknown {
                 continue;
             }
-            let a: Answer = crate::scan::referee::answer(&board, i, &record);
-            record.set_probed(i, a.is_hit());
-            record.note_answer(i, a);
+            crate::scan::referee::probe(&board, i, &mut record);
         }
         Some((grid_of(&record), record))
     }

@@ -1,6 +1,7 @@
 //! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
 //! counts the ship cells still to spot and tells the observer about every step.
 
+pub mod check;
 pub mod observer;
 pub mod quiet;
 pub mod record;
@@ -37,8 +38,8 @@ pub enum ScanError {
         /// Ship cells announced.
         expected: usize,
     },
-    /// An answer contradicts the rules or earlier answers.
-    Contradiction(String),
+    /// An answer contradicts the rules or earlier answers ([`check`]).
+    Contradiction(check::Contradiction),
     /// The memory a strategy needs for this board could not be had.
     OutOfMemory(Shortage),
     /// The board is larger than the strategy plays (the message names the limit and
@@ -70,7 +71,10 @@ impl std::error::Error for ScanError {}
 
 impl From<ProbeError> for ScanError {
     fn from(e: ProbeError) -> ScanError {
-        ScanError::Probe(e)
+        match e {
+            ProbeError::Contradiction(c) => ScanError::Contradiction(c),
+            e => ScanError::Probe(e),
+        }
     }
 }
 
@@ -264,13 +268,7 @@ impl<'a> Scan<'a> {
         // contradict the rules (its ships were validated), so only the cell is checked.
         if let Oracle::Board(board) = self.oracle {
             if let Some(i) = self.record.open_index(pos) {
-                let answer = if self.announce {
-                    crate::scan::referee::answer(board, i, &self.record)
-                } else {
-                    Answer::from_hit(board.is_ship_at(i))
-                };
-                self.record.set_probed(i, answer.is_hit());
-                self.record.note_answer(i, answer);
+                let answer = crate::scan::referee::probe(board, i, &mut self.record);
                 if let Some(o) = self.observer.as_mut() {
                     o.probed(pos, source, answer);
                 }
@@ -310,49 +308,15 @@ impl<'a> Scan<'a> {
                 return Err(ScanError::Probe(ProbeError::Io("internal: the sonar stopped being a board".into())))
             }
         };
-        if answer.is_hit() {
-            self.check_hit(pos)?;
+        if !matches!(self.oracle, Oracle::Board(_)) {
+            let announced = check::Announced { rules: self.rules(), fleet: self.fleet(), ship_cells: self.ship_cells };
+            check::answer(&self.record, announced, pos, answer).map_err(ScanError::Contradiction)?;
         }
-        self.record.set_probed(i, answer.is_hit());
-        self.record.note_answer(i, answer);
+        self.record.answered(i, answer);
         if let Some(o) = self.observer.as_mut() {
             o.probed(pos, source, answer);
         }
         Ok(answer)
-    }
-
-    /// Refuses a hit that the rules or earlier answers make impossible.
-    fn check_hit(&self, pos: Position) -> Result<(), ScanError> {
-        if self.is_done() {
-            return Err(ScanError::Contradiction(format!(
-                "{pos} is a hit, but {} already found",
-                crate::render::words::count(self.ship_cells(), "ship cell")
-                    + if self.ship_cells() == 1 { " was" } else { " were" }
-            )));
-        }
-        let rules = self.rules();
-        if rules.touch() || !rules.fleet().is_straight() {
-            // Ships may touch, or have cells diagonal to each other: no contact to refuse.
-            return Ok(());
-        }
-        let (rows, cols) = (self.rows(), self.cols());
-        // Cheap test first (most hits have no hit diagonal); name the cell only if needed.
-        let hit_at = |r: usize, c: usize| self.record.state_at(r * cols + c) == CellState::Hit;
-        let (r, c) = (pos.row, pos.col);
-        let (up, down, left, right) = (r > 0, r + 1 < rows, c > 0, c + 1 < cols);
-        let any = (up && right && hit_at(r - 1, c + 1))
-            || (down && right && hit_at(r + 1, c + 1))
-            || (down && left && hit_at(r + 1, c - 1))
-            || (up && left && hit_at(r - 1, c - 1));
-        if !any {
-            return Ok(());
-        }
-        match pos.diagonals(rows, cols).find(|&d| self.record.state(d) == CellState::Hit) {
-            Some(d) => {
-                Err(ScanError::Contradiction(format!("{pos} is a hit diagonal to the hit {d}, and ships never touch")))
-            }
-            None => Ok(()),
-        }
     }
 
     /// Marks `pos` as water without probing it, if it is still unknown.

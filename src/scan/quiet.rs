@@ -65,15 +65,7 @@ impl Scanner for QuietScan<'_> {
     #[inline]
     fn probe(&mut self, pos: Position, _source: Source) -> Result<Answer, ScanError> {
         let Some(i) = self.record.open_index(pos) else { return Err(refused(&self.record, pos)) };
-        if self.announce {
-            let answer = crate::scan::referee::answer(self.board, i, &self.record);
-            self.record.set_probed(i, answer.is_hit());
-            self.record.note_answer(i, answer);
-            return Ok(answer);
-        }
-        let hit = self.board.is_ship_at(i);
-        self.record.set_probed(i, hit);
-        Ok(Answer::from_hit(hit))
+        Ok(crate::scan::referee::probe(self.board, i, &mut self.record))
     }
     #[inline]
     fn sweep(&mut self, from: usize, _source: Source) -> Result<Option<(usize, bool)>, ScanError> {

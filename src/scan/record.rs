@@ -150,6 +150,30 @@ impl ScanRecord {
         }
     }
 
+    /// Records `answer` to the probe of cell `i` (from `open_index`): the cell, and the
+    /// log when it is kept. Every scan records its answers here.
+    /// Pre: `i` inside and unknown. Post: as `set_probed(i, answer.is_hit())` then
+    /// `note_answer(i, answer)`.
+    #[inline]
+    pub fn answered(&mut self, i: usize, answer: Answer) {
+        self.set_probed(i, answer.is_hit());
+        self.note_answer(i, answer);
+    }
+
+    /// The answer recorded for cell `i`: `None` when it was not probed (unknown or
+    /// eliminated); a hit reads `Sunk` when the log has a sunk answer there.
+    /// Pre: none. Post: no change.
+    pub fn answer_at(&self, i: usize) -> Option<Answer> {
+        match self.state_at(i) {
+            CellState::Miss => Some(Answer::Miss),
+            CellState::Hit => {
+                let sunk = self.log.as_ref().and_then(|log| log.sunk.iter().find(|s| s.cell as usize == i));
+                Some(sunk.map_or(Answer::Hit, |s| Answer::Sunk(s.kind)))
+            }
+            CellState::Unknown | CellState::Eliminated => None,
+        }
+    }
+
     /// The order of the hits and the sunk answers, when they are kept.
     /// Pre: none. Post: `None` unless `log_answers` was called.
     pub fn answers(&self) -> Option<&AnswerLog> {

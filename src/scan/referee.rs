@@ -41,6 +41,18 @@ pub fn answer(board: &Board, i: usize, record: &ScanRecord) -> Answer {
     Answer::Sunk(if sunk == Sunk::Named { board.kind_of(k) } else { None })
 }
 
+/// The probe step: what probing cell `i` of `board` answers ([`answer`]), recorded in
+/// `record` ([`ScanRecord::answered`]). Every scan of a board, the `referee` command,
+/// the bot arena and the web page's games probe through here.
+/// Pre: `i` inside, not probed in `record`; `record` is of this board. Post: the cell
+/// is `Hit` or `Miss` in `record`, one more scan, the answer logged when kept.
+#[inline]
+pub fn probe(board: &Board, i: usize, record: &mut ScanRecord) -> Answer {
+    let said = answer(board, i, record);
+    record.answered(i, said);
+    said
+}
+
 /// A board as a [`Sonar`]: the hidden board and the record of what was asked of it (a
 /// sunk answer depends on the cells asked before). A [`crate::scan::Scan`] started on a
 /// referee asks the board directly (see [`Sonar::as_board`]).

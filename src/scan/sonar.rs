@@ -80,7 +80,19 @@ pub enum ProbeError {
     /// error for the command line, which stops quietly.
     ReaderGone(String),
     /// The answer was not one of the accepted words.
-    BadAnswer(String),
+    BadAnswer {
+        /// The answer as read (control characters escaped).
+        answer: String,
+        /// The answers these rules accept, as a list for a person (`hit, miss, h, m, 1, 0`).
+        allowed: &'static str,
+    },
+    /// The answer cannot be true, given the rules and the earlier answers.
+    Contradiction(crate::scan::check::Contradiction),
+    /// The answer was `undo`: the last answer is taken back, and the game is to start
+    /// again from the answers before it (not an error for `play`, which replays them).
+    Undo,
+    /// The answer was `undo` before any other answer.
+    NothingToUndo,
     /// The answer says `sunk` with a name that is not a ship of the fleet.
     UnknownShip(String),
     /// The answer channel closed before every ship cell was found.
@@ -106,9 +118,10 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::Io(e) | ProbeError::ReaderGone(e) => write!(f, "{e}"),
-            ProbeError::BadAnswer(a) => {
-                write!(f, "answer `{a}` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0")
-            }
+            ProbeError::BadAnswer { answer, allowed } => write!(f, "answer `{answer}` is not one of {allowed}"),
+            ProbeError::Contradiction(c) => write!(f, "contradiction: {c}"),
+            ProbeError::Undo => write!(f, "answer `undo`: the last answer was taken back"),
+            ProbeError::NothingToUndo => write!(f, "answer `undo` before any other answer: nothing to undo"),
             ProbeError::UnknownShip(name) => write!(f, "answer `sunk {name}`: the fleet has no ship called `{name}`"),
             ProbeError::Closed => write!(f, "the answers ended before every ship cell was found"),
             ProbeError::OutOfMemory(e) => write!(f, "{e}"),

@@ -12,29 +12,28 @@
 //! [`ProbeError::Closed`].
 //!
 //! # Undo and coordinates
-//! The answer `undo` takes back the last answer ([`Interactive::undo_requested`]): the
-//! caller starts the strategy again on a new sonar made [`Interactive::replaying`] the
-//! answers before it, which answers the same probes without asking. With letters
+//! The answer `undo` takes back the last answer: the probe fails with
+//! [`ProbeError::Undo`], and the caller starts the strategy again on a new sonar made
+//! [`Interactive::replaying`] the answers before it ([`Interactive::into_replay`]), which
+//! answers the same probes without asking. With letters
 //! ([`Interactive::with_letters`]) the questions are `? B7` (row B, column 7: rows A,
 //! B, ... Z, AA, AB, ...; columns from 1).
 //!
 //! # Rules
-//! An answer the rules make impossible is refused: a hit beyond the announced number
-//! of ship cells, a sunk ship more than the fleet has, and, when straight ships may not
-//! touch, a hit diagonal to an earlier hit or one that makes a straight run longer than
-//! the largest ship (5, or the fleet's largest). The refusal is kept
-//! ([`Interactive::contradiction`]) and the probe fails, so the caller can report it as
-//! a contradiction.
+//! What is known is one [`ScanRecord`], and an answer the rules make impossible
+//! ([`crate::scan::check`]) is refused: at a terminal it is explained and asked again;
+//! over pipes the probe fails with [`ProbeError::Contradiction`].
 
 use crate::game::fleet::Fleet;
-use crate::game::position::{Direction, Position};
+use crate::game::position::Position;
 use crate::game::rules::{Rules, Sunk};
-use crate::game::ship::MAX_SHIP;
+use crate::limits::memory::{self, Shortage};
 use crate::render::coords::letters;
+use crate::scan::check::{self, Announced, Contradiction};
+use crate::scan::record::ScanRecord;
 use crate::scan::sonar::{Answer, ProbeError, Sonar};
-use crate::tools::play::protocol::{parse_reply, read_line, Header, Reply};
+use crate::tools::play::protocol::{answer_words, parse_reply, read_line, Header, Reply};
 use std::cell::Cell;
-use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
 use std::rc::Rc;
 
@@ -57,14 +56,27 @@ pub struct Lines<'a> {
     pub notes: &'a mut dyn Write,
 }
 
-/// A cell not asked yet.
-const UNASKED: u8 = 0;
-/// A cell answered `miss`.
-const MISS: u8 = 1;
-/// A cell answered `hit`.
-const HIT: u8 = 2;
-/// A cell answered `sunk`.
-const SUNK: u8 = 3;
+/// The answers an undone game gives again: the cells in the order they were answered,
+/// and what was answered there.
+#[derive(Debug, Default)]
+pub struct Replay {
+    cells: Vec<u32>,
+    known: ScanRecord,
+}
+
+impl Replay {
+    /// How many answers it gives again.
+    /// Pre: none. Post: no change.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// True when it gives nothing again.
+    /// Pre: none. Post: no change.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+}
 
 /// The interactive sonar.
 pub struct Interactive<'a> {
@@ -73,29 +85,23 @@ pub struct Interactive<'a> {
     rules: Rules,
     fleet_known: bool,
     ship_cells: usize,
-    longest: usize,
     input: &'a mut dyn BufRead,
     output: &'a mut dyn Write,
     notes: &'a mut dyn Write,
     retry: bool,
-    /// Answers given so far, one byte per cell (row-major): [`UNASKED`], [`MISS`],
-    /// [`HIT`] or [`SUNK`] (its kind, if named, in `sunk_kinds`).
-    answers: Vec<u8>,
-    /// The kind named by each `sunk NAME` answer, by cell.
-    sunk_kinds: HashMap<usize, usize>,
+    /// What is known: the answers given so far (made at the first probe).
+    known: ScanRecord,
     /// The cells answered, in order (what `undo` takes back and a replay repeats).
     log: Vec<u32>,
-    /// Answers to give again without asking, first first.
-    replay: VecDeque<(Position, Answer)>,
+    /// Answers to give again without asking, and how many were given.
+    replay: Replay,
+    replayed: usize,
     /// How many answers are left to replay, shared with whoever draws the board.
     replay_left: Rc<Cell<usize>>,
     undo: bool,
     letters: bool,
-    hits: usize,
-    /// Sunk answers so far, by kind (the last entry: unnamed ones).
-    sunk: Vec<usize>,
     questions: usize,
-    contradiction: Option<String>,
+    contradiction: Option<Contradiction>,
 }
 
 impl<'a> Interactive<'a> {
@@ -105,7 +111,7 @@ impl<'a> Interactive<'a> {
     /// explained on `lines.notes` and asked again; otherwise they fail.
     /// Pre: `rows, cols >= 1`. Post: nothing asked yet.
     pub fn new(game: Header, ships: Ships, lines: Lines<'a>, retry: bool) -> Interactive<'a> {
-        Interactive::replaying(game, ships, lines, retry, Vec::new(), Rc::default())
+        Interactive::replaying(game, ships, lines, retry, Replay::default(), Rc::default())
     }
 
     /// As [`Interactive::new`], first giving the answers of `replay` (in order, without
@@ -117,7 +123,7 @@ impl<'a> Interactive<'a> {
         ships: Ships,
         lines: Lines<'a>,
         retry: bool,
-        replay: Vec<(Position, Answer)>,
+        replay: Replay,
         replay_left: Rc<Cell<usize>>,
     ) -> Interactive<'a> {
         let Header { rows, cols, rules } = game;
@@ -126,31 +132,26 @@ impl<'a> Interactive<'a> {
             Ships::Fleet => (rules.fleet().ship_cells(), true),
             Ships::Cells(n) => (n, false),
         };
-        let longest = if fleet_known { rules.fleet().sizes().first().copied().unwrap_or(0) } else { MAX_SHIP };
-        let kinds = rules.fleet().kinds().len();
         Interactive {
             rows,
             cols,
             rules,
             fleet_known,
             ship_cells,
-            longest,
             input,
             output,
             notes,
             retry,
-            answers: Vec::new(),
-            sunk_kinds: HashMap::new(),
+            known: ScanRecord::default(),
             log: Vec::new(),
             replay: {
                 replay_left.set(replay.len());
-                replay.into()
+                replay
             },
+            replayed: 0,
             replay_left,
             undo: false,
             letters: false,
-            hits: 0,
-            sunk: vec![0; kinds + 1],
             questions: 0,
             contradiction: None,
         }
@@ -163,48 +164,21 @@ impl<'a> Interactive<'a> {
         self
     }
 
-    /// True when the last answer read was `undo`: the probe failed, and the game is to
-    /// start again from [`Interactive::kept_answers`].
-    /// Pre: none. Post: no change.
-    pub fn undo_requested(&self) -> bool {
-        self.undo
-    }
-
     /// The cell of the last answer given, if any.
     /// Pre: none. Post: no change.
     pub fn last_cell(&self) -> Option<Position> {
         self.log.last().map(|&i| Position::from_index(i as usize, self.cols.max(1)))
     }
 
-    /// The answers given before the one undone, in order.
-    /// Pre: none. Post: no change.
-    pub fn kept_answers(&self) -> Vec<(Position, Answer)> {
-        let kept = self.log.len() - usize::from(self.undo && !self.log.is_empty());
-        let cols = self.cols.max(1);
-        self.log
-            .iter()
-            .take(kept)
-            .filter_map(|&i| {
-                let i = i as usize;
-                self.answer_at(i).map(|a| (Position::from_index(i, cols), a))
-            })
-            .collect()
-    }
-
-    /// The answer recorded for cell `i`, if any.
-    fn answer_at(&self, i: usize) -> Option<Answer> {
-        match self.answers.get(i).copied().unwrap_or(UNASKED) {
-            MISS => Some(Answer::Miss),
-            HIT => Some(Answer::Hit),
-            SUNK => Some(Answer::Sunk(self.sunk_kinds.get(&i).copied())),
-            _ => None,
+    /// After a probe failed with [`ProbeError::Undo`]: the answers before the one taken
+    /// back, to give again to a new game ([`Interactive::replaying`]). Nothing is copied:
+    /// the log and what is known move into the replay.
+    /// Pre: none. Post: the replay gives every answer of the log but the undone one.
+    pub fn into_replay(mut self) -> Replay {
+        if self.undo {
+            self.log.pop();
         }
-    }
-
-    /// The impossible answer that stopped the game, if any.
-    /// Pre: none. Post: `Some` only after a probe failed because of it.
-    pub fn contradiction(&self) -> Option<&str> {
-        self.contradiction.as_deref()
+        Replay { cells: self.log, known: self.known }
     }
 
     /// Number of questions asked (re-asked ones count once).
@@ -213,60 +187,13 @@ impl<'a> Interactive<'a> {
         self.questions
     }
 
-    fn is_hit(&self, pos: Position) -> bool {
-        self.answer_at(pos.index(self.cols)).is_some_and(|a| a.is_hit())
-    }
-
-    /// Hits in a straight line from `pos` (excluded) in direction `dir`.
-    fn hits_towards(&self, pos: Position, dir: Direction) -> usize {
-        let mut n = 0;
-        let mut p = pos;
-        while let Some(q) = p.step(dir, self.rows, self.cols).filter(|&q| self.is_hit(q)) {
-            n += 1;
-            p = q;
+    /// What is announced of the ships, for the check.
+    fn announced(&self) -> Announced<'_> {
+        Announced {
+            rules: &self.rules,
+            fleet: self.fleet_known.then_some(self.rules.fleet()),
+            ship_cells: self.ship_cells,
         }
-        n
-    }
-
-    /// Why the answer `answer` at `pos` is impossible, if it is.
-    fn refuse(&self, pos: Position, answer: Answer) -> Option<String> {
-        if !answer.is_hit() {
-            return None;
-        }
-        if self.hits >= self.ship_cells {
-            let all = crate::render::words::count(self.ship_cells, "ship cell");
-            let verb = if self.ship_cells == 1 { "was" } else { "were" };
-            return Some(format!("{pos} is a hit, but {all} {verb} already found"));
-        }
-        if let Answer::Sunk(kind) = answer {
-            let fleet = self.rules.fleet();
-            let all: usize = self.sunk.iter().sum();
-            if self.fleet_known && all >= fleet.len() {
-                return Some(format!("{pos} sinks a ship, but all {} ships were already sunk", fleet.len()));
-            }
-            if let Some(k) = kind.and_then(|k| fleet.kinds().get(k).map(|kind| (k, kind))) {
-                if self.sunk.get(k.0).copied().unwrap_or(0) >= k.1.count {
-                    return Some(format!("{pos} sinks the {}, which was already sunk", k.1.name));
-                }
-            }
-        }
-        // The contact rules below hold only for straight ships that may not touch.
-        if self.rules.touch() || (self.fleet_known && !self.rules.fleet().is_straight()) {
-            return None;
-        }
-        if let Some(d) = pos.diagonals(self.rows, self.cols).find(|&d| self.is_hit(d)) {
-            return Some(format!("{pos} is a hit diagonal to the hit {d}, and ships never touch"));
-        }
-        let across = 1 + self.hits_towards(pos, Direction::W) + self.hits_towards(pos, Direction::E);
-        let down = 1 + self.hits_towards(pos, Direction::N) + self.hits_towards(pos, Direction::S);
-        let run = across.max(down);
-        if run > self.longest {
-            return Some(format!(
-                "{pos} is a hit that makes {run} hits in a line, but the longest ship has {} cells",
-                self.longest
-            ));
-        }
-        None
     }
 
     /// The answer a reply means under the rules, or why it is not one.
@@ -276,7 +203,7 @@ impl<'a> Interactive<'a> {
             Reply::Miss => Ok(Answer::Miss),
             Reply::Hit => Ok(Answer::Hit),
             Reply::Sunk(_) if self.rules.sunk() == Sunk::None => {
-                Err("the rules never answer `sunk` here (sunk=none): answer hit or miss".into())
+                Err(format!("these rules never announce a sunk ship: answer {}", answer_words(Sunk::None)))
             }
             Reply::Sunk(None) => Ok(Answer::Sunk(None)),
             Reply::Sunk(Some(_)) if self.rules.sunk() == Sunk::Yes || !self.fleet_known => Ok(Answer::Sunk(None)),
@@ -306,10 +233,10 @@ impl<'a> Interactive<'a> {
             if !too_long && line.trim_ascii().eq_ignore_ascii_case(b"undo") {
                 if !self.log.is_empty() {
                     self.undo = true;
-                    return Err(ProbeError::Io("undo".into()));
+                    return Err(ProbeError::Undo);
                 }
                 if !self.retry {
-                    return Err(ProbeError::Io("answer `undo` before any other answer: nothing to undo".into()));
+                    return Err(ProbeError::NothingToUndo);
                 }
                 writeln!(self.notes, "nothing to undo yet").map_err(io_error)?;
                 continue;
@@ -320,12 +247,12 @@ impl<'a> Interactive<'a> {
             let why = match reply.clone().map(|r| self.answer_of(r)) {
                 Some(Ok(answer)) => return Ok(answer),
                 Some(Err(why)) => why,
-                None => "type hit or miss (or h/m, 1/0), sunk when a ship is complete, or undo".to_string(),
+                None => format!("type {}, or undo", answer_words(self.rules.sunk())),
             };
             if !self.retry {
                 return Err(match reply {
-                    Some(Reply::Sunk(Some(name))) if !why.contains("sunk=none") => ProbeError::UnknownShip(name),
-                    _ => ProbeError::BadAnswer(shown),
+                    Some(Reply::Sunk(Some(name))) if self.rules.sunk() != Sunk::None => ProbeError::UnknownShip(name),
+                    _ => ProbeError::BadAnswer { answer: shown, allowed: answer_words(self.rules.sunk()) },
                 });
             }
             writeln!(self.notes, "`{shown}` is not an answer: {why}").map_err(io_error)?;
@@ -360,35 +287,39 @@ impl Sonar for Interactive<'_> {
             return Err(ProbeError::Io(format!("internal: {pos} is outside the board")));
         }
         let i = pos.index(self.cols);
-        if let Some(known) = self.answer_at(i) {
+        if let Some(known) = self.known.answer_at(i) {
             return Ok(known);
         }
-        if let Some(why) = &self.contradiction {
-            return Err(ProbeError::Io(format!("contradiction: {why}")));
+        if let Some(c) = &self.contradiction {
+            return Err(ProbeError::Contradiction(c.clone()));
         }
-        if self.answers.is_empty() {
-            self.answers = crate::limits::memory::filled(self.rows.saturating_mul(self.cols), UNASKED)
-                .map_err(|e| ProbeError::OutOfMemory(crate::limits::memory::Shortage::of(self.rows, self.cols, e)))?;
+        if self.known.rows() == 0 {
+            let shortage = |e| ProbeError::OutOfMemory(Shortage::of(self.rows, self.cols, e));
+            self.known.try_reserve(self.rows, self.cols).map_err(shortage)?;
+            self.known.reset(self.rows, self.cols);
+            if self.rules.sunk() != Sunk::None {
+                self.known.log_answers();
+            }
         }
         self.questions += 1;
-        let replayed = match self.replay.front() {
-            Some(&(p, a)) if p == pos => {
-                self.replay.pop_front();
-                Some(a)
+        let replayed = match self.replay.cells.get(self.replayed) {
+            Some(&cell) if cell as usize == i => {
+                self.replayed += 1;
+                self.replay.known.answer_at(i)
             }
             Some(_) => {
-                self.replay.clear();
+                self.replayed = self.replay.cells.len();
                 None
             }
             None => None,
         };
-        self.replay_left.set(self.replay.len());
+        self.replay_left.set(self.replay.cells.len() - self.replayed);
         let answer = loop {
             let answer = match replayed {
                 Some(a) => a,
                 None => self.ask(pos)?,
             };
-            let Some(why) = self.refuse(pos, answer) else { break answer };
+            let Err(why) = check::answer(&self.known, self.announced(), pos, answer) else { break answer };
             if self.retry && replayed.is_none() {
                 // A person can answer again (or undo an earlier answer).
                 let io_error = ProbeError::of_io;
@@ -396,31 +327,11 @@ impl Sonar for Interactive<'_> {
                 continue;
             }
             self.contradiction = Some(why.clone());
-            return Err(ProbeError::Io(format!("contradiction: {why}")));
+            return Err(ProbeError::Contradiction(why));
         };
-        if answer.is_hit() {
-            self.hits += 1;
-        }
-        if let Answer::Sunk(kind) = answer {
-            let slot = kind.unwrap_or(self.sunk.len().saturating_sub(1));
-            if let Some(n) = self.sunk.get_mut(slot) {
-                *n += 1;
-            }
-        }
-        if let Some(slot) = self.answers.get_mut(i) {
-            *slot = match answer {
-                Answer::Miss => MISS,
-                Answer::Hit => HIT,
-                Answer::Sunk(kind) => {
-                    if let Some(k) = kind {
-                        self.sunk_kinds.insert(i, k);
-                    }
-                    SUNK
-                }
-            };
-        }
-        crate::limits::memory::push(&mut self.log, i as u32)
-            .map_err(|e| ProbeError::OutOfMemory(crate::limits::memory::Shortage::of(self.rows, self.cols, e)))?;
+        self.known.answered(i, answer);
+        memory::push(&mut self.log, i as u32)
+            .map_err(|e| ProbeError::OutOfMemory(Shortage::of(self.rows, self.cols, e)))?;
         Ok(answer)
     }
 }
@@ -429,6 +340,7 @@ impl Sonar for Interactive<'_> {
 mod tests {
     use super::*;
     use crate::render::coords::{parse_letters, row_letters};
+    use crate::scan::check::Impossible;
 
     fn run_with(
         rules: Rules,
@@ -509,7 +421,7 @@ mod tests {
     #[test]
     fn bad_answers_fail_over_pipes_and_retry_at_a_terminal() {
         let (r, _, _) = sonar_run("yes\n", false, Ships::Cells(2), &[(0, 0)]);
-        assert_eq!(r, vec!["err answer `yes` is not one of hit, miss, sunk, sunk NAME, h, m, 1, 0"]);
+        assert_eq!(r, vec!["err answer `yes` is not one of hit, miss, h, m, 1, 0"]);
         let (r, out, notes) = sonar_run("yes\n\nm\n", true, Ships::Cells(2), &[(0, 0)]);
         assert_eq!(r, vec!["false"]);
         assert_eq!(out, "? 0 0\n? 0 0\n? 0 0\n");
@@ -535,15 +447,18 @@ mod tests {
         let (r, _, _) = sonar_run("1\n1\n", false, Ships::Cells(1), &[(0, 0), (2, 2)]);
         assert!(r[1].contains("but 1 ship cell was already found"), "{r:?}");
         let (r, _, _) = sonar_run("1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (0, 1), (0, 2)]);
-        assert!(r[2].contains("3 hits in a line, but the longest ship has 2"), "{r:?}");
+        assert!(r[2].contains("3 hits in a line, but the longest ship afloat has 2"), "{r:?}");
         let mut input: &[u8] = b"1\n1\n";
         let (mut out, mut notes) = (Vec::new(), Vec::new());
         let lines = Lines { input: &mut input, output: &mut out, notes: &mut notes };
         let game = Header { rows: 2, cols: 2, rules: Rules::problem_g() };
         let mut s = Interactive::new(game, Ships::Cells(2), lines, false);
         assert!(s.probe(Position::new(0, 0)).is_ok());
-        assert!(s.probe(Position::new(1, 1)).is_err());
-        assert!(s.contradiction().is_some_and(|c| c.contains("(1,1)")));
+        let diagonal =
+            Contradiction { cell: Position::new(1, 1), why: Impossible::Diagonal { hit: Position::new(0, 0) } };
+        assert_eq!(s.probe(Position::new(1, 1)), Err(ProbeError::Contradiction(diagonal.clone())));
+        // The game stays stopped: any other probe fails the same way.
+        assert_eq!(s.probe(Position::new(0, 1)), Err(ProbeError::Contradiction(diagonal)));
         assert_eq!((s.questions(), s.fleet().is_none(), s.ship_cells()), (2, true, 2));
         assert!(s.probe(Position::new(5, 0)).is_err());
     }

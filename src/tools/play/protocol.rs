@@ -199,6 +199,18 @@ pub(crate) enum Reply {
     Sunk(Option<String>),
 }
 
+/// The answers a player may give when the rules announce sunk ships as `sunk`, listed
+/// for a person: `hit, miss, h, m, 1, 0`, with `sunk` (and `sunk NAME`) when they
+/// announce them ([`parse_reply`] reads them).
+/// Pre: none. Post: no change.
+pub fn answer_words(sunk: Sunk) -> &'static str {
+    match sunk {
+        Sunk::None => "hit, miss, h, m, 1, 0",
+        Sunk::Yes => "hit, miss, sunk, h, m, 1, 0",
+        Sunk::Named => "hit, miss, sunk NAME, sunk, h, m, 1, 0",
+    }
+}
+
 /// The reply a line means, or `None` when it is not one: `hit`/`h`/`1`, `miss`/`m`/`0`,
 /// `sunk`, `sunk NAME` (any case; NAME kept as written, trimmed).
 /// Pre: none. Post: no change.

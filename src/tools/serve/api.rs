@@ -231,8 +231,7 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
             Response::error(409, &format!("{pos} was already probed"))
         });
     };
-    let said = referee::answer(board, i, &game.record);
-    game.record.set_probed(i, said.is_hit());
+    let said = referee::probe(board, i, &mut game.record);
     let fleet = board.rules().fleet();
     let (word, ship) = match said {
         Answer::Miss => ("miss", None),
@@ -493,8 +492,7 @@ fn exec(state: &State, req: &Request) -> Response {
                 (_, Some(p)) if p.row < board.rows() && p.col < board.cols() => {
                     game.asked += 1;
                     if let Some(i) = game.record.open_index(p) {
-                        let hit = board.is_ship(p);
-                        game.record.set_probed(i, hit);
+                        referee::probe(board, i, &mut game.record);
                     }
                     Ok(if board.is_ship(p) { "1" } else { "0" }.to_string())
                 }

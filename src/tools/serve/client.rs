@@ -266,7 +266,9 @@ impl Sonar for ExecSonar {
         match text.as_str() {
             "1" => Ok(Answer::Hit),
             "0" => Ok(Answer::Miss),
-            other => Err(ProbeError::BadAnswer(other.to_string())),
+            other => {
+                Err(ProbeError::BadAnswer { answer: crate::render::words::shown(other.as_bytes()), allowed: "1, 0" })
+            }
         }
     }
 }

@@ -587,9 +587,7 @@ impl Link {
                     Forfeit::Repeated(pos)
                 });
             };
-            let answer = crate::scan::referee::answer(board, i, record);
-            record.set_probed(i, answer.is_hit());
-            record.note_answer(i, answer);
+            let answer = crate::scan::referee::probe(board, i, record);
             self.due(shared);
             let reply = reply_line(answer, fleet);
             self.input.write_all(reply.as_bytes()).and_then(|()| self.input.write_all(b"\n")).map_err(written)?;
