@@ -48,6 +48,14 @@ pub fn answer(board: &Board, i: usize, record: &ScanRecord) -> Answer {
 /// is `Hit` or `Miss` in `record`, one more scan, the answer logged when kept.
 #[inline]
 pub fn probe(board: &Board, i: usize, record: &mut ScanRecord) -> Answer {
+    if board.rules().sunk() == Sunk::None {
+        // Hit or miss only, and no log to keep: the step `simulate` takes hundreds of
+        // millions of times, kept to the record's two bits (through the general step
+        // below, `simulate --games 20000 --threads 1` took 10% more instructions).
+        let hit = board.is_ship_at(i);
+        record.set_probed(i, hit);
+        return Answer::from_hit(hit);
+    }
     let said = answer(board, i, record);
     record.answered(i, said);
     said
