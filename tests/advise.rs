@@ -240,10 +240,10 @@ fn inconsistent_states_are_refused_naming_the_cell() {
     has(&refused(&[], "...\n.o.\n"), &["(1,1)", "`o`"]);
     has(&refused(&[], "..\n.\u{e9}\n"), &["(1,1)"]);
     has(&refused(&[], b"\xff\n"), &["(0,0)"]);
-    has(&refused(&[], "+..\n.+.\n"), &["(0,0)", "(1,1)", "diagonally"]);
-    has(&refused(&[], "++++++\n"), &["6 hits", "(0,0)", "5"]);
-    has(&refused(&["--fleet", "3,2"], ".+\n.+\n.+\n.+\n"), &["4 hits", "(0,1)", "3"]);
-    has(&refused(&["--strategy", "prob", "--fleet", "1,1"], "+.+.+\n"), &["3 hits", "2 ship cells"]);
+    has(&refused(&[], "+..\n.+.\n"), &["impossible: (1,1) is a hit diagonal to the hit (0,0)"]);
+    has(&refused(&[], "++++++\n"), &["(0,5) is a hit that makes 6 hits in a line", "longest ship afloat has 5 cells"]);
+    has(&refused(&["--fleet", "3,2"], ".+\n.+\n.+\n.+\n"), &["(3,1) is a hit that makes 4 hits", "has 3 cells"]);
+    has(&refused(&["--strategy", "prob", "--fleet", "1,1"], "+.+.+\n"), &["(0,4) is a hit, but 2 ship cells"]);
     has(&refused(&["--strategy", "prob", "--fleet", "2,1"], "+X+X\nX.X.\n"), &["(0,2)", "1 cells"]);
     // bayes: no layout of the fleet fits.
     has(&refused(&["--fleet", "5"], "...\n...\n"), &["cannot fit", "5 cells"]);

@@ -171,7 +171,7 @@ fn counts_of_one_are_singular() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("stopped after 0 probes, with 0 of 1 ship cell found"), "{err}");
     let err = error_of(&["advise", "--strategy", "prob", "--fleet", "1"], b"+.+\n");
-    assert!(err.contains("2 hits but the fleet has only 1 ship cell\n"), "{err}");
+    assert!(err.contains("(0,2) is a hit, but 1 ship cell was already found\n"), "{err}");
 }
 
 /// Runs `args` with a pseudo-terminal as stdin (through `script`), feeding `typed`.

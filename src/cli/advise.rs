@@ -9,10 +9,14 @@ use crate::game::fleet::Fleet;
 use crate::game::placement::Placer;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
+use crate::limits::memory::Shortage;
 use crate::posterior::{Estimator, Evidence, Method, Posterior, PosteriorError, Prior, Settings};
 use crate::render::json;
-use crate::scan::record::CellState;
+use crate::scan::check::{self, Announced};
+use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::sonar::Answer;
 use crate::scan::state::{self, Deduction, StateGrid};
+use crate::scan::ScanError;
 use crate::strategy::likelihood::Likelihood;
 use crate::strategy::DEFAULT_SEED;
 use std::fmt::Write as _;
@@ -146,6 +150,8 @@ impl Request {
     /// rules and fleet make impossible, or one too large for bayes.
     pub(crate) fn report(&self, flags: &Parsed, grid: &StateGrid) -> Result<String, CliError> {
         let afloat = afloat(flags, &self.rules, grid)?;
+        let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
+        check_answers(grid, &self.rules, fleet_known.then_some(&afloat))?;
         match self.mode {
             Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
             Mode::Bayes => {
@@ -295,6 +301,31 @@ fn unreadable_wrecks(rules: &Rules, grid: &StateGrid) -> String {
             wrecks
         ),
     }
+}
+
+/// Asks the consistency check ([`check`]) about every answer of the grid, in reading
+/// order (a grid keeps no order of its own: the first impossible cell read is named),
+/// against the ships afloat when the fleet is known (`#` cells are left out of both).
+/// Pre: none. Post: `Err` names the first impossible cell and why.
+fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Result<(), CliError> {
+    let (rows, cols) = (grid.rows(), grid.cols());
+    let mut known = ScanRecord::default();
+    known.try_reserve(rows, cols).map_err(|e| CliError::Scan(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
+    known.reset(rows, cols);
+    // Unknown fleet: the grid's own hits are all the ship cells there are to check.
+    let hits = grid.cells().iter().filter(|&&s| s == CellState::Hit).count();
+    let announced = Announced { rules, fleet: afloat, ship_cells: afloat.map_or(hits, Fleet::ship_cells) };
+    for (i, &state) in grid.cells().iter().enumerate() {
+        let answer = match state {
+            CellState::Hit => Answer::Hit,
+            CellState::Miss => Answer::Miss,
+            CellState::Unknown | CellState::Eliminated => continue,
+        };
+        check::answer(&known, announced, Position::from_index(i, cols), answer)
+            .map_err(|c| CliError::Invalid(format!("the grid is impossible: {c}")))?;
+        known.answered(i, answer);
+    }
+    Ok(())
 }
 
 /// The rules' deductions, or the grid's inconsistency as a `CliError`.
