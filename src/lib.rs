@@ -12,7 +12,7 @@
 //!
 //! | folder        | what lives there |
 //! |---------------|------------------|
-//! | [`limits`]    | resource limits: allocations that may fail |
+//! | [`limits`]    | every limit (what is read, the boards each part plays, work and time), each with its reason; allocations that may fail |
 //! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
 //! | [`render`]    | what is printed: cells in letters, counted nouns, quoted user text, did-you-mean, JSON |
 //! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |

@@ -8,9 +8,10 @@ use crate::game::board::Board;
 use crate::game::input;
 use crate::game::placement::Placer;
 use crate::game::rng::Rng;
+use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
 use crate::strategy::{self, DEFAULT_SEED};
-use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header, MAX_LINE};
+use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
 
 const FLAGS: &[Flag] = &[
     Flag::value("--rows", "R", "rows of the bay (default: the rules' bay)"),
@@ -112,7 +113,7 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
                     crate::render::words::count(board.ship_cells(), "ship cell")
                 )))
             }
-            Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {MAX_LINE} bytes"))),
+            Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {LINE_BYTES} bytes"))),
             Some((line, false)) => line,
         };
         let pos = parse_probe(&line).map_err(CliError::Invalid)?;

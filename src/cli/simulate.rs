@@ -526,7 +526,7 @@ fn forfeits_member(list: &[(String, u64)]) -> String {
 }
 
 /// The most bytes of one report `merge` reads.
-const MAX_REPORT: u64 = crate::render::json::MAX_TEXT as u64;
+const MAX_REPORT: u64 = crate::limits::JSON_BYTES as u64;
 
 /// Runs `simulate merge`.
 /// Pre: none. Post: on `Ok`, the merged report is on stdout; on `Err` nothing is.

@@ -7,10 +7,8 @@ use crate::game::rules::{Rules, Sunk};
 use crate::game::shape::Shape;
 use crate::game::ship::{Ship, MAX_SHIP, MIN_SHIP};
 use crate::limits::memory::{self, OutOfMemory, Shortage};
+use crate::limits::BOARD_CELLS;
 use std::fmt;
-
-/// The largest board accepted, in cells.
-pub const MAX_CELLS: usize = 100_000_000;
 
 /// Why a set of ships does not make a valid board. Ships are numbered from 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +20,7 @@ pub enum BoardError {
         /// Columns asked for.
         cols: usize,
     },
-    /// More cells than [`MAX_CELLS`].
+    /// More cells than [`BOARD_CELLS`].
     TooLarge {
         /// Rows asked for.
         rows: usize,
@@ -94,7 +92,7 @@ impl fmt::Display for BoardError {
                 write!(f, "the board is {rows}x{cols}: rows and columns must be at least 1")
             }
             BoardError::TooLarge { rows, cols } => {
-                write!(f, "the board is {rows}x{cols}, more than the limit of {MAX_CELLS} cells")
+                write!(f, "the board is {rows}x{cols}, more than the limit of {BOARD_CELLS} cells")
             }
             BoardError::BadSize { ship, size } => {
                 write!(f, "ship {ship}: size {size} is outside {MIN_SHIP}..={MAX_SHIP}")
@@ -486,13 +484,13 @@ impl Board {
     }
 
     /// Checks that a `rows` x `cols` board is allowed.
-    /// Pre: none. Post: `Ok` when both are at least 1 and the product is at most [`MAX_CELLS`].
+    /// Pre: none. Post: `Ok` when both are at least 1 and the product is at most [`BOARD_CELLS`].
     pub fn check_size(rows: usize, cols: usize) -> Result<(), BoardError> {
         if rows == 0 || cols == 0 {
             return Err(BoardError::EmptyBoard { rows, cols });
         }
         match rows.checked_mul(cols) {
-            Some(n) if n <= MAX_CELLS => Ok(()),
+            Some(n) if n <= BOARD_CELLS => Ok(()),
             _ => Err(BoardError::TooLarge { rows, cols }),
         }
     }
@@ -510,7 +508,7 @@ impl Board {
     }
 
     /// Number of cells, `rows * cols`.
-    /// Pre: none. Post: at most [`MAX_CELLS`].
+    /// Pre: none. Post: at most [`BOARD_CELLS`].
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }

@@ -23,6 +23,7 @@
 use crate::game::position::Orientation;
 use crate::game::shape::{Shape, ShapeError};
 use crate::game::ship::{MAX_SHIP, MIN_SHIP};
+use crate::limits::SHIPS;
 use std::fmt;
 
 /// Ships of one name and shape.
@@ -76,9 +77,6 @@ impl fmt::Display for FleetFileError {
 }
 
 impl std::error::Error for FleetFileError {}
-
-/// The most ships a fleet may have.
-pub const MAX_SHIPS: usize = 1_000_000;
 
 /// A ship being read from a fleet file: its name, the name's line, and its drawing's
 /// lines with their line numbers.
@@ -155,8 +153,8 @@ impl Fleet {
                     ))
                 }
             }
-            if sizes.len() > MAX_SHIPS {
-                return Err(format!("more than {MAX_SHIPS} ships"));
+            if sizes.len() > SHIPS {
+                return Err(format!("more than {SHIPS} ships"));
             }
         }
         Ok(Fleet::of_sizes(&sizes))
@@ -229,8 +227,8 @@ impl Fleet {
                 }
                 Some(d) => d.rows.push((line, trimmed.trim_start().to_string())),
             }
-            if kinds.len() > MAX_SHIPS {
-                return Err(FleetFileError { line, why: format!("more than {MAX_SHIPS} ships") });
+            if kinds.len() > SHIPS {
+                return Err(FleetFileError { line, why: format!("more than {SHIPS} ships") });
             }
         }
         finish(current.take(), &mut kinds)?;

@@ -13,6 +13,7 @@ use crate::game::position::{Orientation, Position};
 use crate::game::rules::Rules;
 use crate::game::shape::Shape;
 use crate::game::ship::Ship;
+use crate::limits::TOKEN_BYTES;
 use crate::render::words::shown;
 use std::fmt;
 use std::io::{self, BufRead};
@@ -166,7 +167,7 @@ pub enum InputError {
         /// The most ships it can hold under the rules.
         most: u64,
     },
-    /// A token longer than [`MAX_TOKEN`] bytes.
+    /// A token longer than [`TOKEN_BYTES`] bytes.
     LongToken {
         /// Its line, from 1.
         line: usize,
@@ -227,7 +228,10 @@ impl fmt::Display for InputError {
                 "{declared} ships are declared, but a {rows}x{cols} board holds at most {most} under these rules"
             ),
             InputError::LongToken { line } => {
-                write!(f, "line {line}: a word longer than {MAX_TOKEN} bytes (no value of a judge input is that long)")
+                write!(
+                    f,
+                    "line {line}: a word longer than {TOKEN_BYTES} bytes (no value of a judge input is that long)"
+                )
             }
             InputError::Read(e) => write!(f, "{e}"),
         }
@@ -241,10 +245,6 @@ impl From<BoardError> for InputError {
         InputError::Board(e)
     }
 }
-
-/// The longest token read, in bytes: no value of a judge input needs more, and a
-/// longer one is refused as soon as it is seen (reading stops there).
-pub const MAX_TOKEN: usize = 1000;
 
 /// A token and the line it starts on.
 struct Token<'a> {
@@ -299,7 +299,7 @@ impl<'r> Tokens<'r> {
         loop {
             let chunk = Tokens::fill(self.reader)?;
             let n = chunk.iter().take_while(|b| !b.is_ascii_whitespace()).count();
-            if self.token.len() + n > MAX_TOKEN {
+            if self.token.len() + n > TOKEN_BYTES {
                 return Err(InputError::LongToken { line: self.line });
             }
             self.token.extend_from_slice(chunk.get(..n).unwrap_or_default());
@@ -526,7 +526,7 @@ mod tests {
         let classic = Rules::preset("classic").unwrap();
         let e = parse_under(b"prob 3 3 10", &NAMES, &classic).unwrap_err();
         assert!(matches!(e, InputError::TooManyShips { most: 9, .. }), "{e:?}");
-        assert!(err(&format!("prob 1 1 {}", "1".repeat(MAX_TOKEN + 1))).to_string().contains("longer than 1000"));
+        assert!(err(&format!("prob 1 1 {}", "1".repeat(TOKEN_BYTES + 1))).to_string().contains("longer than 1000"));
         // A reader that fails past the point of interest proves the parser stopped there.
         struct Then<'a>(&'a [u8]);
         impl io::Read for Then<'_> {

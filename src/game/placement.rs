@@ -20,6 +20,7 @@ use crate::game::rules::Rules;
 use crate::game::shape::Shape;
 use crate::game::ship::{Ship, MAX_SHIP, MIN_SHIP};
 use crate::limits::memory::{self, Shortage};
+use crate::limits::PLACEMENT_RESTARTS;
 use std::fmt;
 
 /// The statement's benchmark fleet.
@@ -27,9 +28,6 @@ pub const STANDARD_FLEET: [usize; 8] = [5, 4, 3, 3, 2, 2, 1, 1];
 
 /// Rejection draws before listing the valid placements.
 const TRIES: usize = 48;
-
-/// How many times a stuck fleet is started again before giving up.
-pub const MAX_RESTARTS: usize = 1000;
 
 /// The work (draws, and positions looked at when listing) a fleet may cost before it is
 /// given up, per cell of the board plus [`WORK_PER_SHIP`] per ship: placing the
@@ -278,8 +276,8 @@ impl Placer {
         }
         let budget = WORK_PER_CELL.saturating_mul(self.rows * self.cols + WORK_PER_SHIP * order.len());
         let mut work = 0usize;
-        let mut result = Err(PlacementError::Stuck { attempts: MAX_RESTARTS, touch: self.reach == 0 });
-        for attempt in 0..MAX_RESTARTS {
+        let mut result = Err(PlacementError::Stuck { attempts: PLACEMENT_RESTARTS, touch: self.reach == 0 });
+        for attempt in 0..PLACEMENT_RESTARTS {
             if let Err(e) = self.clear() {
                 result = Err(e);
                 break;

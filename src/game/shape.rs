@@ -3,13 +3,11 @@
 //! (a fleet file's "TIE fighter") is any pattern, its cells not even connected.
 //!
 //! A shape is a small `Copy` value: the box's size and one bit per box cell (row-major,
-//! bit `r * cols + c`), so boxes hold at most [`MAX_BOX`] cells.
+//! bit `r * cols + c`), so boxes hold at most [`SHAPE_BOX_CELLS`] cells.
 
 use crate::game::position::Orientation;
+use crate::limits::SHAPE_BOX_CELLS;
 use std::fmt;
-
-/// The most cells a shape's box may have (one bit each in a `u64`).
-pub const MAX_BOX: usize = 64;
 
 /// A ship's cells, as offsets from the top-left corner of their box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,7 +40,7 @@ pub enum ShapeError {
         /// What was found.
         ch: char,
     },
-    /// A box of more than [`MAX_BOX`] cells.
+    /// A box of more than [`SHAPE_BOX_CELLS`] cells.
     TooLarge {
         /// The box's rows.
         rows: usize,
@@ -66,7 +64,7 @@ impl fmt::Display for ShapeError {
                 crate::render::words::escaped(&ch.to_string())
             ),
             ShapeError::TooLarge { rows, cols } => {
-                write!(f, "the drawing's box is {rows}x{cols}, more than {MAX_BOX} cells")
+                write!(f, "the drawing's box is {rows}x{cols}, more than {SHAPE_BOX_CELLS} cells")
             }
         }
     }
@@ -78,12 +76,12 @@ impl Shape {
     /// A straight ship of `size` cells running `orientation`.
     /// Pre: none. Post: `size()` cells in a 1 x size (East) or size x 1 (South) box;
     /// size 0 gives a 1 x 1 box without cells (which boards refuse), sizes over
-    /// [`MAX_BOX`] are cut to it.
+    /// [`SHAPE_BOX_CELLS`] are cut to it.
     pub fn straight(size: usize, orientation: Orientation) -> Shape {
         if size == 0 {
             return Shape { rows: 1, cols: 1, mask: 0 };
         }
-        let n = size.min(MAX_BOX);
+        let n = size.min(SHAPE_BOX_CELLS);
         let mask = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         match orientation {
             Orientation::East => Shape { rows: 1, cols: n as u8, mask },
@@ -95,7 +93,7 @@ impl Shape {
     /// Rows and columns of gaps around the cells are dropped, so the box is the one
     /// that bounds the cells.
     /// Pre: none. Post: `Err` for no cell, ragged rows, another character, or a box of
-    /// more than [`MAX_BOX`] cells.
+    /// more than [`SHAPE_BOX_CELLS`] cells.
     pub fn from_drawing(lines: &[&str]) -> Result<Shape, ShapeError> {
         let width = lines.first().map_or(0, |l| l.chars().count());
         let mut cells = Vec::new();
@@ -117,14 +115,14 @@ impl Shape {
 
     /// The shape of `cells` (row, column pairs, any offset, any order).
     /// Pre: none. Post: `Err(Empty)` without cells, `Err(TooLarge)` for a box over
-    /// [`MAX_BOX`] cells.
+    /// [`SHAPE_BOX_CELLS`] cells.
     pub fn from_cells(cells: &[(usize, usize)]) -> Result<Shape, ShapeError> {
         let (Some(r0), Some(c0)) = (cells.iter().map(|c| c.0).min(), cells.iter().map(|c| c.1).min()) else {
             return Err(ShapeError::Empty);
         };
         let rows = cells.iter().map(|c| c.0 - r0).max().unwrap_or(0) + 1;
         let cols = cells.iter().map(|c| c.1 - c0).max().unwrap_or(0) + 1;
-        if rows.saturating_mul(cols) > MAX_BOX {
+        if rows.saturating_mul(cols) > SHAPE_BOX_CELLS {
             return Err(ShapeError::TooLarge { rows, cols });
         }
         let mask = cells.iter().fold(0u64, |m, &(r, c)| m | 1 << ((r - r0) * cols + (c - c0)));

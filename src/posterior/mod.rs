@@ -57,6 +57,7 @@ pub use estimator::Estimator;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::game::ship::MAX_SHIP;
+use crate::limits::POSTERIOR_CELLS;
 use crate::scan::record::{AnswerLog, CellState, ScanRecord};
 use model::Model;
 use std::fmt;
@@ -74,7 +75,7 @@ pub enum PosteriorError {
     },
     /// A fleet size is outside 1..=5.
     Fleet(usize),
-    /// The board is larger than [`MAX_CELLS`].
+    /// The board is larger than [`POSTERIOR_CELLS`].
     TooLarge(usize),
     /// No layout of the fleet agrees with the grid.
     Contradiction(String),
@@ -87,7 +88,9 @@ impl fmt::Display for PosteriorError {
         match self {
             PosteriorError::Grid { expected, found } => write!(f, "the grid has {found} cells, not {expected}"),
             PosteriorError::Fleet(s) => write!(f, "ship size {s} is outside 1..={MAX_SHIP}"),
-            PosteriorError::TooLarge(n) => write!(f, "{n} cells is too large for the posterior (at most {MAX_CELLS})"),
+            PosteriorError::TooLarge(n) => {
+                write!(f, "{n} cells is too large for the posterior (at most {POSTERIOR_CELLS})")
+            }
             PosteriorError::Contradiction(why) => write!(f, "contradiction: {why}"),
             PosteriorError::Intractable => write!(f, "no layout consistent with the grid was found"),
         }
@@ -95,9 +98,6 @@ impl fmt::Display for PosteriorError {
 }
 
 impl std::error::Error for PosteriorError {}
-
-/// The largest board (in cells) the posterior accepts.
-pub const MAX_CELLS: usize = 4096;
 
 /// The knowledge grid of a scan record, one state per cell in row-major order.
 /// Pre: none. Post: `rows * cols` states.
@@ -349,11 +349,11 @@ fn clamp(p: &mut Posterior) {
     }
 }
 
-/// Checks the evidence's shape: at most [`MAX_CELLS`] cells, one state per cell, and
+/// Checks the evidence's shape: at most [`POSTERIOR_CELLS`] cells, one state per cell, and
 /// wrecks (when given) one per cell.
 fn check(ev: &Evidence<'_>) -> Result<(), PosteriorError> {
     let cells = ev.rows.saturating_mul(ev.cols);
-    if cells > MAX_CELLS {
+    if cells > POSTERIOR_CELLS {
         return Err(PosteriorError::TooLarge(cells));
     }
     if ev.grid.len() != cells {

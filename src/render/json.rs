@@ -2,6 +2,7 @@
 //! reader for what `simulate merge` reads back ([`parse`]): RFC 8259 values, bounded in
 //! size and depth, each value keeping where its text lies so that parts of a document
 //! can be copied byte for byte.
+use crate::limits::{JSON_BYTES, JSON_DEPTH};
 
 /// `text` as a JSON string, quotes included: `"`, `\` and control characters escaped.
 /// Pre: none. Post: a valid JSON string literal denoting `text`.
@@ -52,12 +53,6 @@ pub fn rules(rules: &crate::game::rules::Rules) -> String {
         ships.join(", ")
     )
 }
-
-/// The most bytes [`parse`] reads.
-pub const MAX_TEXT: usize = 64 << 20;
-
-/// The deepest nesting of arrays and objects [`parse`] accepts.
-pub const MAX_DEPTH: usize = 64;
 
 /// A JSON value as read by [`parse`].
 #[derive(Debug, Clone, PartialEq)]
@@ -153,11 +148,11 @@ impl std::error::Error for JsonError {}
 
 /// Reads `text` as one JSON value (surrounding white space allowed).
 /// Pre: none. Post: `Err` at the first byte that breaks RFC 8259, for a text longer than
-/// [`MAX_TEXT`], nesting deeper than [`MAX_DEPTH`], or an object with a repeated key.
+/// [`JSON_BYTES`], nesting deeper than [`JSON_DEPTH`], or an object with a repeated key.
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let mut reader = Reader { text, at: 0, depth: 0 };
-    if text.len() > MAX_TEXT {
-        return Err(reader.error(format!("the text is longer than {MAX_TEXT} bytes")));
+    if text.len() > JSON_BYTES {
+        return Err(reader.error(format!("the text is longer than {JSON_BYTES} bytes")));
     }
     reader.space();
     let value = reader.value()?;
@@ -229,8 +224,8 @@ impl Reader<'_> {
 
     /// Reads an array or object one level deeper.
     fn nested(&mut self, read: fn(&mut Self) -> Result<Value, JsonError>) -> Result<Value, JsonError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error(format!("nested deeper than {MAX_DEPTH} levels")));
+        if self.depth >= JSON_DEPTH {
+            return Err(self.error(format!("nested deeper than {JSON_DEPTH} levels")));
         }
         self.depth += 1;
         let value = read(self);
@@ -501,13 +496,13 @@ mod tests {
 
     #[test]
     fn depth_and_size_are_bounded() {
-        let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let deep = format!("{}{}", "[".repeat(JSON_DEPTH), "]".repeat(JSON_DEPTH));
         assert!(parse(&deep).is_ok());
-        let deeper = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let deeper = format!("{}{}", "[".repeat(JSON_DEPTH + 1), "]".repeat(JSON_DEPTH + 1));
         assert!(parse(&deeper).unwrap_err().what.contains("nested deeper"));
         // A hostile depth fails early, without exhausting the stack.
         assert!(parse(&"[".repeat(1_000_000)).is_err());
-        let big = " ".repeat(MAX_TEXT + 1);
+        let big = " ".repeat(JSON_BYTES + 1);
         assert!(parse(&big).unwrap_err().what.contains("longer than"));
     }
 }

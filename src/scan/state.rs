@@ -18,13 +18,11 @@
 
 use crate::game::position::Position;
 use crate::game::ship::MAX_SHIP;
+use crate::limits::ADVISE_CELLS;
 use crate::render::words::count;
 use crate::scan::record::CellState;
 use crate::scan::runs::{self, Run, RunError};
 use std::fmt;
-
-/// Largest grid accepted, in cells (a game someone is advised on, drawn back in full).
-pub const MAX_CELLS: usize = 1_000_000;
 
 /// Why a grid was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +52,7 @@ pub enum StateError {
     },
     /// Reading the grid failed (the message names the stream).
     Read(String),
-    /// More cells than [`MAX_CELLS`].
+    /// More cells than [`ADVISE_CELLS`].
     TooLarge {
         /// Rows read so far.
         rows: usize,
@@ -127,7 +125,7 @@ impl fmt::Display for StateError {
             }
             StateError::Read(e) => write!(f, "{e}"),
             StateError::TooLarge { rows, cols } => {
-                write!(f, "the grid has at least {} of {cols} cells, more than {MAX_CELLS} cells", count(*rows, "row"))
+                write!(f, "the grid has at least {} of {cols} cells, more than {ADVISE_CELLS} cells", count(*rows, "row"))
             }
             StateError::DiagonalHits { first, second } => {
                 write!(f, "the hits {first} and {second} touch diagonally, and ships never touch")
@@ -252,7 +250,7 @@ impl GridReader {
                 return Err(StateError::Ragged { row: self.rows, found: 0, expected });
             }
             if let Some(cols) = self.cols {
-                if (self.rows + 1).saturating_mul(cols) > MAX_CELLS {
+                if (self.rows + 1).saturating_mul(cols) > ADVISE_CELLS {
                     return Err(StateError::TooLarge { rows: self.rows + 1, cols });
                 }
             }
@@ -275,7 +273,7 @@ impl GridReader {
             }
         };
         match self.cols {
-            None if self.col >= MAX_CELLS => return Err(StateError::TooLarge { rows: 1, cols: self.col + 1 }),
+            None if self.col >= ADVISE_CELLS => return Err(StateError::TooLarge { rows: 1, cols: self.col + 1 }),
             Some(cols) if self.col >= cols => {}
             _ => {
                 self.cells.push(state);

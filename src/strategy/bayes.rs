@@ -15,22 +15,12 @@
 
 use super::{Density, Parity, ScanStrategy};
 use crate::game::position::Position;
+use crate::limits::{BAYES_GAME_WORK, BAYES_LAYOUT_WORK};
 use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Prior, Settings};
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::runs;
 use crate::scan::{Scan, ScanError};
-
-/// Placements tried per sampled layout beyond which the posterior is not used (about
-/// 25 times the statement's benchmark).
-const MAX_WORK: usize = 40_000;
-
-/// The posterior's cost in a game ([`Estimator::work`] units: a 64-cell mask word
-/// shifted and combined once) beyond which parity plays the rest. About a quarter of a
-/// second here; 10x10 games stay under 1.5 million (2,000 games of each preset), 20x20
-/// ones under 17 million, starwars ones under 9 million; the longest known input
-/// (`1 4096 4` with four 5-cell ships spread out) needed 23 billion, 13 s, before.
-const MAX_GAME_WORK: u64 = 250_000_000;
 
 /// The Bayesian scanner.
 #[derive(Debug, Clone)]
@@ -149,12 +139,12 @@ impl ScanStrategy for Bayes {
         };
         let rules = scan.rules().clone().with_fleet(fleet.clone());
         let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));
-        if fleet.ship_cells() != scan.ship_cells() || work > MAX_WORK {
+        if fleet.ship_cells() != scan.ship_cells() || work > BAYES_LAYOUT_WORK {
             return self.hand_over(scan);
         }
         Bayes::deduce(scan);
         while !scan.is_done() {
-            if self.estimator.work().saturating_add(self.general.work()) > MAX_GAME_WORK {
+            if self.estimator.work().saturating_add(self.general.work()) > BAYES_GAME_WORK {
                 return self.hand_over(scan);
             }
             let grid = grid_of(scan.record());
@@ -210,8 +200,8 @@ mod tests {
         let mut bayes = Bayes::default();
         check(&mut bayes, &board);
         let work = bayes.estimator.work() + bayes.general.work();
-        assert!(work > MAX_GAME_WORK, "the budget was reached ({work})");
-        assert!(work < 2 * MAX_GAME_WORK, "and not overspent by more than an estimate ({work})");
+        assert!(work > BAYES_GAME_WORK, "the budget was reached ({work})");
+        assert!(work < 2 * BAYES_GAME_WORK, "and not overspent by more than an estimate ({work})");
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub struct Entry {
     /// included (measured on 4000x4000 boards by `tests/bench/resources.sh`; the
     /// figure `not enough memory` quotes).
     pub bytes_per_cell: usize,
-    /// The largest board it plays, in cells ([`crate::game::board::MAX_CELLS`], every board,
+    /// The largest board it plays, in cells ([`crate::limits::BOARD_CELLS`], every board,
     /// for all but density, whose totals and their tree take 16 bytes a cell): a larger
     /// one is refused ([`too_large`]), never handed to another strategy.
     pub max_cells: usize,
@@ -113,7 +113,7 @@ fn straight(rules: &Rules) -> Result<(), String> {
 /// Every strategy, in the order help and errors list them.
 pub const STRATEGIES: [Entry; 10] = [
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "linear",
         summary: "row by row, left to right",
         supports: any_rules,
@@ -121,7 +121,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Linear),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "smart",
         summary: "linear; a hit eliminates its diagonals, scans E and S next",
         supports: straight_apart,
@@ -129,7 +129,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Smart::default()),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "prob",
         summary: "the statement's likelihood matrix, a queue of hit neighbours",
         supports: straight_apart,
@@ -137,7 +137,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Probabilistic::default()),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "random",
         summary: "a random order fixed by --seed",
         supports: any_rules,
@@ -145,7 +145,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Random::new(seed)),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "parity",
         summary: "a lattice for the longest ship afloat, then sink what was hit",
         supports: straight,
@@ -153,7 +153,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Parity::default()),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "bayes",
         summary: "the cell most likely a ship, given every answer and the fleet",
         supports: any_rules,
@@ -161,7 +161,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Bayes::new(seed)),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "hunt",
         summary: "DataGenetics' hunt/target: random cells, then a hit's 4 sides",
         supports: any_rules,
@@ -169,7 +169,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Hunt::new(seed)),
     },
     Entry {
-        max_cells: crate::game::board::MAX_CELLS,
+        max_cells: crate::limits::BOARD_CELLS,
         name: "hunt-parity",
         summary: "hunt, hunting on the checkerboard of the smallest ship afloat",
         supports: straight,
@@ -177,7 +177,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |seed| Box::new(Hunt::with_parity(seed)),
     },
     Entry {
-        max_cells: density::MAX_CELLS,
+        max_cells: crate::limits::DENSITY_CELLS,
         name: "density",
         summary: "DataGenetics' probability density: slide every ship afloat",
         supports: any_rules,
@@ -185,7 +185,7 @@ pub const STRATEGIES: [Entry; 10] = [
         make: |_| Box::new(Density::default()),
     },
     Entry {
-        max_cells: density::MAX_CELLS,
+        max_cells: crate::limits::DENSITY_CELLS,
         name: "density-random",
         summary: "density, ties drawn at random (the remote-service solver)",
         supports: any_rules,

@@ -35,6 +35,7 @@ use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::game::shape::Shape;
 use crate::limits::memory::{self, OutOfMemory};
+use crate::limits::DENSITY_CELLS;
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
@@ -45,10 +46,6 @@ use std::collections::HashSet;
 
 /// How much more a position counts for each unresolved hit it covers.
 pub const HIT_WEIGHT: u64 = 100;
-
-/// Boards larger than this (in cells) are refused ([`super::too_large`]): the totals
-/// and their tree take 16 bytes a cell, more than the 8 of the memory budget.
-pub const MAX_CELLS: usize = 1 << 22;
 
 /// A position: the kind, the shape (an index into that kind's shapes) and the anchor
 /// (the top-left corner of the shape's box).
@@ -289,7 +286,7 @@ impl ScanStrategy for Density {
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
-        if rows * cols > MAX_CELLS {
+        if rows * cols > DENSITY_CELLS {
             return Err(super::too_large(self.name(), rows, cols, scan.rules()));
         }
         self.rng = self.random_ties.map(Rng::new);

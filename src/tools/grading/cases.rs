@@ -9,6 +9,7 @@ use super::instance::Instance;
 use crate::game::position::{Orientation, Position};
 use crate::game::rng::Rng;
 use crate::game::ship::{Ship, MAX_SHIP};
+use crate::limits::{CASES_DEPTH, CASES_FILE_BYTES, CASES_PAIRS};
 use std::path::Path;
 
 /// Where a case comes from.
@@ -412,17 +413,8 @@ pub(crate) fn named(name: &str) -> Option<Case> {
     random_case(seed, index, strategy).ok()
 }
 
-/// Largest user file read, in bytes.
-const MAX_USER_FILE: u64 = 64 << 20;
-
-/// Deepest folder searched for pairs below the `--cases` directory.
-const MAX_DEPTH: usize = 8;
-
-/// Most pairs read.
-const MAX_PAIRS: usize = 100_000;
-
 /// Every `.in` file under `dir` (folders searched in name order, at most
-/// [`MAX_DEPTH`] deep), as paths.
+/// [`CASES_DEPTH`] deep), as paths.
 fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
     let shown = dir.display();
     let mut entries = Vec::new();
@@ -431,11 +423,11 @@ fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> 
     }
     entries.sort();
     for path in entries {
-        if path.is_dir() && depth < MAX_DEPTH {
+        if path.is_dir() && depth < CASES_DEPTH {
             inputs_under(&path, depth + 1, out)?;
         } else if path.extension().is_some_and(|x| x == "in") && path.is_file() {
-            if out.len() >= MAX_PAIRS {
-                return Err(format!("more than {MAX_PAIRS} inputs under `{shown}`"));
+            if out.len() >= CASES_PAIRS {
+                return Err(format!("more than {CASES_PAIRS} inputs under `{shown}`"));
             }
             out.push(path);
         }
@@ -474,16 +466,16 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
-/// A file's bytes, refused over [`MAX_USER_FILE`].
+/// A file's bytes, refused over [`CASES_FILE_BYTES`].
 fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let mut bytes = Vec::new();
-    file.take(MAX_USER_FILE + 1)
+    file.take(CASES_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_USER_FILE {
-        return Err(format!("`{}` is larger than {MAX_USER_FILE} bytes", path.display()));
+    if bytes.len() as u64 > CASES_FILE_BYTES {
+        return Err(format!("`{}` is larger than {CASES_FILE_BYTES} bytes", path.display()));
     }
     Ok(bytes)
 }

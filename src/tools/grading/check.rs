@@ -12,6 +12,7 @@ use super::instance::Instance;
 use super::runner::{self, Ending, Limits, Program, Run, StartError};
 use super::shrink;
 use super::verdict::{self, Verdict};
+use crate::limits::BUILD_TIME;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -88,10 +89,6 @@ pub(crate) fn judge_confirmed(settings: &Settings, input: &[u8], expected: &[u8]
     judge(settings, input, expected)
 }
 
-/// Longest a build command may run: a safety net, not a time limit (builds are
-/// untimed, as Mooshak's compile step is not part of any test's time).
-pub(crate) const BUILD_LIMIT: Duration = Duration::from_secs(600);
-
 /// Most bytes of the build command's stdout (and of its stderr) kept.
 const BUILD_OUTPUT: usize = 1 << 20;
 
@@ -114,12 +111,12 @@ impl Build {
 }
 
 /// Runs `command` once through `sh -c` in the current directory, with an empty stdin,
-/// untimed but stopped (with its children) after [`BUILD_LIMIT`] or past 1 MiB of
+/// untimed but stopped (with its children) after [`BUILD_TIME`] or past 1 MiB of
 /// output.
 /// Pre: none. Post: `Err` only when `sh` cannot be started.
 pub(crate) fn build(command: &str) -> Result<Build, StartError> {
     let sh = Program { command: "sh".into(), args: vec!["-c".into(), command.to_string()] };
-    let run = runner::run(&sh, b"", Limits { time: BUILD_LIMIT, output: BUILD_OUTPUT })?;
+    let run = runner::run(&sh, b"", Limits { time: BUILD_TIME, output: BUILD_OUTPUT })?;
     Ok(Build { command: command.to_string(), run })
 }
 

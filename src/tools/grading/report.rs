@@ -70,7 +70,7 @@ fn build_ending(build: &Build) -> String {
     match build.run.ending {
         Ending::Exited(Some(c)) => format!("exited with status {c}"),
         Ending::Exited(None) => "was killed by a signal".into(),
-        Ending::TimedOut => format!("was stopped at the safety limit of {} s", seconds(super::check::BUILD_LIMIT)),
+        Ending::TimedOut => format!("was stopped at the safety limit of {} s", seconds(crate::limits::BUILD_TIME)),
         Ending::OutputLimit => "was stopped for writing more than 1 MiB".into(),
     }
 }

@@ -20,21 +20,16 @@
 //! bot's random choices in that game (the same for any threads or shards).
 //!
 //! Lines end with `\n` (a `\r` before it is ignored); surrounding spaces are ignored;
-//! words are case-insensitive. No line is longer than [`MAX_LINE`] bytes.
+//! words are case-insensitive. No line is longer than [`LINE_BYTES`] bytes.
 
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rules::{Rules, Sunk};
+use crate::limits::{DROPPED_BYTES, HEADER_FLEET_LINES, LINE_BYTES};
 use crate::scan::sonar::Answer;
 use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead};
-
-/// The longest line read, in bytes; longer lines are refused (read to their end).
-pub const MAX_LINE: usize = 1000;
-
-/// The lines of a fleet file a header may carry at most.
-pub const MAX_HEADER_LINES: usize = 10_000;
 
 /// What a referee says about the game before the first probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +97,7 @@ impl Header {
             let n = n.get();
             match read_line(input).map_err(|e| ProtocolError(format!("reading the header: {e}")))? {
                 None => Ok(None),
-                Some((_, true)) => Err(ProtocolError(format!("header line {n} is longer than {MAX_LINE} bytes"))),
+                Some((_, true)) => Err(ProtocolError(format!("header line {n} is longer than {LINE_BYTES} bytes"))),
                 Some((bytes, false)) => match String::from_utf8(bytes) {
                     Ok(s) => Ok(Some(s.trim().to_string())),
                     Err(_) => Err(ProtocolError(format!("header line {n} ({what}) is not text"))),
@@ -136,8 +131,8 @@ impl Header {
                 if line.eq_ignore_ascii_case("end") {
                     break;
                 }
-                if n.get() > MAX_HEADER_LINES {
-                    return Err(ProtocolError(format!("the fleet file has more than {MAX_HEADER_LINES} lines")));
+                if n.get() > HEADER_FLEET_LINES {
+                    return Err(ProtocolError(format!("the fleet file has more than {HEADER_FLEET_LINES} lines")));
                 }
                 text.push_str(&line);
                 text.push('\n');
@@ -264,15 +259,10 @@ pub fn parse_probe(line: &[u8]) -> Result<Position, String> {
     }
 }
 
-/// How many bytes of a line longer than [`MAX_LINE`] are read and dropped, at most,
-/// looking for its end: past them the line is given up as too long where it stands
-/// (an endless line, `< /dev/zero`, costs a bounded time, not a hang).
-pub const MAX_DROPPED: usize = 1 << 20;
-
-/// Reads one line of at most [`MAX_LINE`] bytes (the rest of a longer line is read and
-/// dropped, up to [`MAX_DROPPED`] bytes). `Ok(None)` at the end of input;
+/// Reads one line of at most [`LINE_BYTES`] bytes (the rest of a longer line is read and
+/// dropped, up to [`DROPPED_BYTES`] bytes). `Ok(None)` at the end of input;
 /// `Ok(Some((bytes, too_long)))` otherwise, without the `\n` (nor a `\r` before it).
-/// Pre: none. Post: consumes the line and its end, or [`MAX_LINE`] + [`MAX_DROPPED`]
+/// Pre: none. Post: consumes the line and its end, or [`LINE_BYTES`] + [`DROPPED_BYTES`]
 /// bytes of a line without an end in reach (then `too_long`).
 pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>> {
     let mut line = Vec::new();
@@ -280,8 +270,8 @@ pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>>
     let mut any = false;
     let mut read = 0usize;
     loop {
-        if read > MAX_LINE + MAX_DROPPED {
-            line.truncate(MAX_LINE);
+        if read > LINE_BYTES + DROPPED_BYTES {
+            line.truncate(LINE_BYTES);
             return Ok(Some((line, true)));
         }
         let chunk = match input.fill_buf() {
@@ -300,7 +290,7 @@ pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>>
             Some(k) => (k, true),
             None => (chunk.len(), false),
         };
-        let room = (MAX_LINE + 1).saturating_sub(line.len());
+        let room = (LINE_BYTES + 1).saturating_sub(line.len());
         line.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
         too_long |= take > room;
         input.consume(if done { take + 1 } else { take });
@@ -309,8 +299,8 @@ pub fn read_line(input: &mut dyn BufRead) -> io::Result<Option<(Vec<u8>, bool)>>
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            too_long |= line.len() > MAX_LINE;
-            line.truncate(MAX_LINE);
+            too_long |= line.len() > LINE_BYTES;
+            line.truncate(LINE_BYTES);
             return Ok(Some((line, too_long)));
         }
     }
@@ -410,10 +400,10 @@ mod tests {
         let long = format!("{}\nnext\r\n", "x".repeat(5000));
         let mut input = long.as_bytes();
         let (first, too_long) = read_line(&mut input).unwrap().unwrap();
-        assert!(too_long && first.len() == MAX_LINE);
+        assert!(too_long && first.len() == LINE_BYTES);
         assert_eq!(read_line(&mut input).unwrap(), Some((b"next".to_vec(), false)));
         assert_eq!(read_line(&mut input).unwrap(), None);
-        let exact = "y".repeat(MAX_LINE);
+        let exact = "y".repeat(LINE_BYTES);
         assert_eq!(read_line(&mut exact.as_bytes()).unwrap(), Some((exact.into_bytes(), false)));
     }
 }

@@ -16,6 +16,7 @@ use crate::game::position::Orientation;
 use crate::game::position::Position;
 use crate::game::rules::{Rules, PRESETS};
 use crate::game::ship::Ship;
+use crate::limits::SERVE_CELLS;
 use crate::render::json::{self, Value};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
@@ -28,9 +29,6 @@ use crate::tools::trace::{TraceOptions, Tracer};
 const PAGE_HTML: &str = include_str!("page.html");
 const PAGE_JS: &str = include_str!("page.js");
 const PAGE_CSS: &str = include_str!("page.css");
-
-/// The largest bay `/api/advise` and `/api/trace` accept, in cells.
-pub(crate) const MAX_CELLS: usize = 2_500;
 
 /// What the page may load: itself only (no request leaves the machine).
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
@@ -149,8 +147,8 @@ fn advise(req: &Request) -> Response {
             return Err(Response::error(400, "`state` is required: the grid as `advise` reads it (rows of . X + #)"));
         };
         let grid = crate::scan::state::parse(text.as_bytes()).map_err(|e| Response::error(422, &e.to_string()))?;
-        if grid.rows().saturating_mul(grid.cols()) > MAX_CELLS {
-            return Err(Response::error(413, &format!("the grid has more than {MAX_CELLS} cells")));
+        if grid.rows().saturating_mul(grid.cols()) > SERVE_CELLS {
+            return Err(Response::error(413, &format!("the grid has more than {SERVE_CELLS} cells")));
         }
         let report = request.report(&flags, &grid).map_err(cli_error)?;
         Ok(Response::json(200, report))
@@ -179,8 +177,8 @@ fn new_game(state: &State, req: &Request) -> Response {
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let flags = flags_from(&crate::cli::referee::COMMAND, &body, &keys, &["seed"], &extra)?;
         let board = crate::cli::referee::board(&flags).map_err(cli_error)?;
-        if board.rows().saturating_mul(board.cols()) > MAX_CELLS {
-            return Err(Response::error(413, &format!("the bay has more than {MAX_CELLS} cells")));
+        if board.rows().saturating_mul(board.cols()) > SERVE_CELLS {
+            return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
         let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
         let answer = format!(
@@ -379,8 +377,8 @@ fn trace(req: &Request) -> Response {
             }
         };
         let (rows, cols) = (board.rows(), board.cols());
-        if rows.saturating_mul(cols) > MAX_CELLS {
-            return Err(Response::error(413, &format!("the bay has more than {MAX_CELLS} cells")));
+        if rows.saturating_mul(cols) > SERVE_CELLS {
+            return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
         let seed: u64 = seed.parse().map_err(|_| Response::error(400, "`seed` must be a whole number"))?;
         let mut strategy =

@@ -5,13 +5,11 @@
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
+use crate::limits::HTTP_BODY_BYTES;
 use crate::scan::sonar::{Answer, ProbeError, Sonar};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
-
-/// The longest response body read, in bytes.
-pub const MAX_BODY: usize = 16 << 20;
 
 /// An `http://HOST:PORT/PATH?QUERY` address, split.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,7 +170,7 @@ fn read_reply(reader: &mut BufReader<TcpStream>) -> Result<(Reply, bool), (io::E
             }
         }
     }
-    let Some(length) = length.filter(|&n| n <= MAX_BODY) else {
+    let Some(length) = length.filter(|&n| n <= HTTP_BODY_BYTES) else {
         return Err(bad("the answer has no Content-Length (or a body over 16 MiB)"));
     };
     let mut body = vec![0u8; length];

@@ -22,8 +22,9 @@
 use crate::game::board::Board;
 use crate::game::position::Position;
 use crate::game::rules::Sunk;
+use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
-use crate::tools::play::protocol::{parse_probe, read_line, reply_line, MAX_LINE};
+use crate::tools::play::protocol::{parse_probe, read_line, reply_line};
 use crate::tools::reaper::{self, Tracked};
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -57,7 +58,7 @@ const NOT_WAITING: u64 = u64::MAX;
 pub(crate) enum Forfeit {
     /// A line that is not `? ROW COL` (what is wrong with it).
     NotAProbe(String),
-    /// A line longer than [`MAX_LINE`] bytes.
+    /// A line longer than [`LINE_BYTES`] bytes.
     TooLong,
     /// A probe outside the bay.
     Outside {
@@ -82,7 +83,7 @@ impl fmt::Display for Forfeit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Forfeit::NotAProbe(why) => write!(f, "{why}"),
-            Forfeit::TooLong => write!(f, "it wrote a line longer than {MAX_LINE} bytes"),
+            Forfeit::TooLong => write!(f, "it wrote a line longer than {LINE_BYTES} bytes"),
             Forfeit::Outside { pos, rows, cols } => write!(f, "it probed {pos}, outside the {rows}x{cols} bay"),
             Forfeit::Repeated(pos) => write!(f, "it probed {pos} twice"),
             Forfeit::Slow(time) => write!(f, "it took more than {} s to probe", time.as_secs_f64()),
