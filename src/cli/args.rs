@@ -44,6 +44,17 @@ impl Flag {
         Flag { default: Some(default), ..self }
     }
 
+    /// The same flag with another line of help: a shared flag (its name, value and
+    /// default defined once) says what it does in one command.
+    pub const fn with_help(self, help: &'static str) -> Flag {
+        Flag { help, ..self }
+    }
+
+    /// The same flag without its default (the flag must then be given, or is optional).
+    pub const fn without_default(self) -> Flag {
+        Flag { default: None, ..self }
+    }
+
     /// The same flag, which may be given more than once ([`Parsed::all`] lists every
     /// value, in the order given).
     pub const fn repeatable(self) -> Flag {
