@@ -87,15 +87,32 @@ enum Mode {
 /// Pre: none. Post: on `Ok`, stdout holds the matrix, the suggestion and the certain
 /// cells (or the JSON object); on `Err`, nothing was written.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let (request, input) = (Request::from_flags(flags)?, flags.operands().first());
+    let AdviseConfig { request, input } = AdviseConfig::read(flags)?;
     let grid = {
         let hint = "`spot-the-ships advise --help` for the format";
-        let mut reader = open_input(input.map(String::as_str), io.stdin, io.stderr, io.stdin_tty, hint)?;
+        let mut reader = open_input(input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
         state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
     };
     let report = request.report(&grid)?;
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
+}
+
+/// `advise`'s arguments, read.
+#[derive(Debug)]
+pub(crate) struct AdviseConfig {
+    /// What the flags ask for.
+    pub request: Request,
+    /// The input file; `None` (or `-`) for standard input.
+    pub input: Option<String>,
+}
+
+impl AdviseConfig {
+    /// Reads `advise`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: as [`Request::from_flags`].
+    pub(crate) fn read(p: &Parsed) -> Result<AdviseConfig, CliError> {
+        Ok(AdviseConfig { request: Request::from_flags(p)?, input: p.operands().first().cloned() })
+    }
 }
 
 /// What `advise`'s flags ask for (its typed config), read before the grid (bad flags
@@ -569,4 +586,43 @@ fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, style:
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = AdviseConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!(
+            (c.request.mode, c.request.prior, c.request.seed, c.input),
+            (Mode::Prob, Prior::Uniform, 2021, None)
+        );
+        assert!(!c.request.style.json && !c.request.style.letters && c.request.afloat.is_none());
+        let words = [
+            "--rules",
+            "classic",
+            "--format",
+            "json",
+            "--coords",
+            "letters",
+            "--prior",
+            "generator",
+            "--afloat",
+            "3",
+            "s.txt",
+        ];
+        let c = AdviseConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!(
+            (c.request.mode, c.request.prior, c.input.as_deref()),
+            (Mode::Bayes, Prior::Generator, Some("s.txt"))
+        );
+        assert!(c.request.style.json && c.request.style.letters);
+        assert_eq!(c.request.afloat.as_deref(), Some("3"));
+        // Problem G's rules with a fleet given: bayes.
+        assert_eq!(AdviseConfig::read(&COMMAND.parse_words(&["--fleet", "3"])).unwrap().request.mode, Mode::Bayes);
+        let e = |w: &[&str]| AdviseConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--prior", "x"]), "--prior: expected uniform or generator, got `x`");
+    }
 }

@@ -335,6 +335,16 @@ impl Parsed {
     }
 }
 
+#[cfg(test)]
+impl Command {
+    /// The arguments `words` read against this table (for the configs' tests).
+    /// Pre: the words parse. Post: panics otherwise.
+    pub(crate) fn parse_words(&self, words: &[&str]) -> Parsed {
+        let args: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        self.parse(&args).expect("the words parse")
+    }
+}
+
 /// The usage error for a value of `name` that is not what was `wanted`.
 pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> CliError {
     CliError::Usage(format!("{name}: expected {wanted}, got `{}`", crate::render::words::shown(got.as_bytes())))

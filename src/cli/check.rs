@@ -314,3 +314,37 @@ fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>
     let checked = super::with_progress(io, "the check", || check::check(cases, settings, &progress), line)?;
     checked.map_err(|e| CliError::Invalid(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = CheckConfig::read(&COMMAND.parse_words(&["--", "prog", "arg"])).unwrap();
+        assert_eq!(c.settings.program.command, "prog");
+        assert_eq!(
+            (c.settings.time_limit, c.settings.large_time_limit),
+            (Duration::from_secs(2), Duration::from_secs(10))
+        );
+        assert_eq!((c.settings.output_limit, c.settings.shrink_budget, c.json), (512_000, 200, false));
+        let want = CaseFlags {
+            strategies: vec!["linear".into(), "smart".into(), "prob".into()],
+            seed: 2021,
+            random: 300,
+            large: false,
+        };
+        assert_eq!(c.builtin, Some(want));
+        let words = ["--seed", "3", "--random", "5", "--strategies", "all", "--format", "json", "--", "p"];
+        let c = CheckConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        let cases = c.builtin.unwrap();
+        assert_eq!((cases.seed, cases.random, cases.strategies.len(), c.json), (3, 5, strategy::NAMES.len(), true));
+        // --only runs one case: the case flags are not read.
+        let c = CheckConfig::read(&COMMAND.parse_words(&["--only", "x", "--random", "999999", "--", "p"])).unwrap();
+        assert_eq!((c.only.as_deref(), c.builtin), (Some("x"), None));
+        let e = |w: &[&str]| CheckConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--random", "100001", "--", "p"]), "--random: at most 100,000 cases");
+        assert_eq!(e(&["--no-builtin", "--", "p"]), "--no-builtin needs --cases DIR");
+        assert_eq!(e(&["--time-limit", "0", "--", "p"]), "--time-limit: expected seconds between 0 and 86400, got `0`");
+    }
+}

@@ -114,3 +114,23 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     io.stdout.write_all(out.as_bytes())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = GenerateConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.bay, c.strategy.as_str(), c.seed, c.density), ((10, 10), "prob", 2021, None));
+        let c =
+            GenerateConfig::read(&COMMAND.parse_words(&["--rules", "classic", "--rows", "12", "--seed", "4"])).unwrap();
+        assert_eq!((c.bay, c.strategy.as_str(), c.seed), ((12, 10), "density", 4));
+        let c = GenerateConfig::read(&COMMAND.parse_words(&["--density", "0.25"])).unwrap();
+        assert_eq!(c.density, Some(0.25));
+        let e = |w: &[&str]| GenerateConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--density", "2"]), "--density: 2 is not between 0 and 1");
+        assert_eq!(e(&["--density", "0.2", "--fleet", "3"]), "give a fleet or --density, not both");
+        assert!(e(&["--rules", "classic", "--strategy", "prob"]).starts_with("--strategy: "));
+    }
+}

@@ -149,3 +149,21 @@ fn every_strategy(
     io.stdout.write_all(text.as_bytes())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = JudgeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.strategy, c.seed, c.json, c.input), (None, crate::strategy::DEFAULT_SEED, false, None));
+        assert_eq!(c.rules.rules, crate::game::rules::Rules::preset("problem-g").unwrap());
+        let c =
+            JudgeConfig::read(&COMMAND.parse_words(&["--strategy", "all", "--seed=3", "--format", "json", "in.txt"]))
+                .unwrap();
+        assert_eq!((c.strategy.as_deref(), c.seed, c.json, c.input.as_deref()), (Some("all"), 3, true, Some("in.txt")));
+        let e = JudgeConfig::read(&COMMAND.parse_words(&["--format", "csv"])).unwrap_err().to_string();
+        assert_eq!(e, "--format: expected text or json, got `csv`");
+    }
+}

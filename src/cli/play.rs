@@ -516,3 +516,29 @@ fn check_done(input: &mut dyn std::io::BufRead, scans: usize) -> Result<(), CliE
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = PlayConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.mode, c.seed, c.letters, c.color, c.cells), (Mode::Local, 2021, false, ColorWhen::Auto, None));
+        assert!(!c.bay.given() && c.strategy.is_none());
+        let words = ["--rows", "3", "--cols", "4", "--cells", "2", "--coords", "letters", "--strategy", "hunt"];
+        let c = PlayConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.bay.rows, c.bay.cols, c.cells, c.letters), (Some(3), Some(4), Some(2), true));
+        let c = PlayConfig::read(&COMMAND.parse_words(&["--referee", "spot-the-ships referee"])).unwrap();
+        assert_eq!(c.mode, Mode::Referee(vec!["spot-the-ships".into(), "referee".into()]));
+        let c = PlayConfig::read(&COMMAND.parse_words(&["--url", "http://h/exec", "--coords", "x"])).unwrap();
+        assert_eq!(c.mode, Mode::Url("http://h/exec".into()), "--url reads only the flags it uses");
+        let e = |w: &[&str]| PlayConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--cells", "2", "--fleet", "2"]), "give a fleet or --cells, not both");
+        assert_eq!(
+            e(&["--url", "u", "--rows", "3"]),
+            "--url: the service tells the sea's size; no --rows, --cols or --cells"
+        );
+        assert_eq!(e(&["--rows", "x"]), "--rows: expected a whole number, got `x`");
+    }
+}

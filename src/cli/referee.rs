@@ -179,3 +179,24 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = RefereeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert!(matches!(c.bay, BaySource::Random { bay: (10, 10), seed: 2021 }));
+        let c = RefereeConfig::read(&COMMAND.parse_words(&["--rows", "6", "--cols", "7", "--seed", "5"])).unwrap();
+        assert!(matches!(c.bay, BaySource::Random { bay: (6, 7), seed: 5 }));
+        let c = RefereeConfig::read(&COMMAND.parse_words(&["--board", "in.txt"])).unwrap();
+        assert!(matches!(c.bay, BaySource::File(ref f) if f == "in.txt"));
+        let e = |w: &[&str]| RefereeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(
+            e(&["--board", "in.txt", "--seed", "1"]),
+            "--board takes the bay from the file: no --rows, --cols or --seed"
+        );
+        assert_eq!(e(&["--seed", "x"]), "--seed: expected a whole number, got `x`");
+    }
+}

@@ -126,3 +126,23 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     handle.wait();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = ServeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!(
+            (c.ip.to_string(), c.port, c.workers, c.max_games, c.idle),
+            ("127.0.0.1".into(), 8080, 64, 10_000, 5)
+        );
+        assert_eq!(c.exec_rules.preset_name(), "starwars");
+        let c = ServeConfig::read(&COMMAND.parse_words(&["--port", "0", "--rules", "classic", "--idle", "9"])).unwrap();
+        assert_eq!((c.port, c.idle, c.exec_rules.preset_name()), (0, 9, "classic"));
+        let e = |w: &[&str]| ServeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--port", "70000"]), "--port: 70000 is past 65535");
+        assert_eq!(e(&["--bind", "x"]), "--bind: expected an IP address such as 127.0.0.1, got `x`");
+    }
+}

@@ -606,3 +606,34 @@ fn merged_text(m: &merge::Merged) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = SimulateConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.sim.games, c.sim.seed, c.sim.rows, c.sim.cols), (1_000_000, 2021, 10, 10));
+        assert_eq!(c.sim.strategies, ["random", "linear", "smart", "prob"]);
+        assert_eq!((c.format, c.svg, c.sim.shard), (Format::Text, None, None));
+        assert_eq!(c.sim.move_time, Duration::from_secs(1));
+        let words =
+            ["--games", "40", "--seed", "9", "--rules", "classic", "--format=csv", "--shard", "1/4", "--threads", "1"];
+        let c = SimulateConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.sim.games, c.sim.seed, c.sim.shard, c.sim.threads), (40, 9, Some((1, 4)), 1));
+        assert_eq!((c.format, c.sim.rules.preset_name()), (Format::Csv, "classic"));
+        assert!(!c.sim.strategies.contains(&"prob".to_string()), "prob cannot play classic: all that can");
+        let e = |w: &[&str]| SimulateConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--games", "0"]), "--games: at least 1 game");
+        assert_eq!(e(&["--format", "xml"]), "--format: expected text, csv or json, got `xml`");
+        assert_eq!(e(&["--threads", "0"]), "--threads: expected a whole number from 1 to 1024, got `0`");
+    }
+
+    #[test]
+    fn merge_reads_its_format_and_files() {
+        let c = MergeConfig::read(&MERGE_COMMAND.parse_words(&["a.json", "-"])).unwrap();
+        assert_eq!((c.format, c.files), (Format::Json, vec!["a.json".to_string(), "-".to_string()]));
+        assert!(MergeConfig::read(&MERGE_COMMAND.parse_words(&["--format", "xml"])).is_err());
+    }
+}

@@ -90,3 +90,18 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     )?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = TestsetConfig::read(&COMMAND.parse_words(&["--out", "d", "--format", "kattis"])).unwrap();
+        assert_eq!((c.dir.as_str(), c.time_limit, c.force, c.cases.random), ("d", 2.0, false, 300));
+        let e = |w: &[&str]| TestsetConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--out", "d"]), "--format is required: mooshak, kattis or domjudge");
+        assert_eq!(e(&["--format", "kattis"]), "--out is required (see --help)");
+        assert_eq!(e(&["--out", "d", "--format", "x"]), "--format: expected mooshak, kattis or domjudge, got `x`");
+    }
+}

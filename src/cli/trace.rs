@@ -189,3 +189,20 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     tracer.finish(&record)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = TraceConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.json, c.color, c.limit, c.seed, c.strategy), (false, ColorWhen::Auto, None, 2021, None));
+        let words = ["--format", "json", "--color", "never", "--limit", "5", "--seed", "1", "--strategy", "smart"];
+        let c = TraceConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.json, c.color, c.limit, c.seed), (true, ColorWhen::Never, Some(5), 1));
+        assert_eq!(c.strategy.as_deref(), Some("smart"));
+        let e = TraceConfig::read(&COMMAND.parse_words(&["--limit", "x"])).unwrap_err().to_string();
+        assert_eq!(e, "--limit: expected a whole number, got `x`");
+    }
+}
