@@ -1,6 +1,7 @@
 //! The command line of every command, from one table per command: the same [`Command`]
 //! value parses the arguments ([`Command::parse`]) and writes the help ([`Command::help`]),
-//! so the two never drift apart.
+//! so the two never drift apart. A [`Parsed`] is read once, by the command's config
+//! function, into typed fields; nothing reads a flag by its name after that.
 //!
 //! Flags are written `--name value`, `--name=value`, or alone for switches; `-h` and
 //! `--help` work everywhere; `--` ends the flags (what follows is the command's operands,

@@ -1,6 +1,10 @@
 //! The commands of `spot-the-ships`: the judge (default), `generate`, and the tools built
-//! around it. Each command reads its flags and streams, calls the library, and returns
-//! a typed error that `main` prints as one `error: ` line with exit status 2.
+//! around it. Each command reads its arguments once into a typed config (`JudgeConfig`,
+//! `SimulateConfig`, ...: fields, not flag names) by one function, then its streams,
+//! calls the library, and returns a typed error that `main` prints as one `error: ` line
+//! with exit status 2. The flags several commands share are defined once, with their
+//! defaults: `--seed`, `--strategy`, `--format`, `--coords` and `--color` in `shared`,
+//! the bay and the rules in `game`.
 
 pub(crate) mod advise;
 pub(crate) mod args;
