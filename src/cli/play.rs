@@ -185,8 +185,9 @@ pub(crate) struct PlayConfig {
     pub color: ColorWhen,
     /// The rule flags.
     pub rules: RuleFlags,
-    /// `--rows` and `--cols` (without both, the bay comes from a referee's header).
-    pub bay: BayFlags,
+    /// `--rows` and `--cols`, both given and a size a board takes; `None` when neither
+    /// is given (the bay then comes from a referee's header).
+    pub bay: Option<(usize, usize)>,
     /// `--cells`: only the number of ship cells, instead of a fleet.
     pub cells: Option<usize>,
     /// `--strategy`.
@@ -208,7 +209,7 @@ impl PlayConfig {
             }
             let rules = RuleFlags::read(p)?;
             let seed = shared::seed(p)?;
-            let (letters, color, bay, cells) = (false, ColorWhen::Auto, BayFlags::default(), None);
+            let (letters, color, bay, cells) = (false, ColorWhen::Auto, None, None);
             let mode = Mode::Url(url.to_string());
             return Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy });
         }
@@ -229,7 +230,17 @@ impl PlayConfig {
         let letters = shared::letters(p)?;
         let color = ColorWhen::read(p)?;
         let rules = RuleFlags::read(p)?;
-        let bay = BayFlags::read(p)?;
+        let flags = BayFlags::read(p)?;
+        let bay = match flags.given() {
+            false => None,
+            true => {
+                let required = |flag: &str| CliError::Usage(format!("{flag} is required (see --help)"));
+                let rows = flags.rows.ok_or_else(|| required(ROWS.name))?;
+                let cols = flags.cols.ok_or_else(|| required(COLS.name))?;
+                Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
+                Some((rows, cols))
+            }
+        };
         let cells = match p.has("--cells") {
             true if rules.fleet_given() => return Err(CliError::Usage("give a fleet or --cells, not both".into())),
             true => Some(p.require("--cells")?),
@@ -245,7 +256,7 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
     let (seed, letters) = (config.seed, config.letters);
     let color = config.color.wanted(io.stderr_tty);
     let flag_rules = config.rules.rules.clone();
-    let from_header = !config.bay.given();
+    let from_header = config.bay.is_none();
     if from_header && io.stdin_tty {
         let (rows, cols) = flag_rules.bay();
         writeln!(
@@ -256,16 +267,12 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
         )?;
         io.stderr.flush()?;
     }
-    let game = if from_header {
-        match Header::read(&mut *io.stdin, &flag_rules).map_err(|e| CliError::Invalid(e.to_string()))? {
+    let game = match config.bay {
+        None => match Header::read(&mut *io.stdin, &flag_rules).map_err(|e| CliError::Invalid(e.to_string()))? {
             Some(h) => h,
             None => return Err(CliError::Invalid("the input ended before the referee's header".into())),
-        }
-    } else {
-        let required = |flag: &str| CliError::Usage(format!("{flag} is required (see --help)"));
-        let rows = config.bay.rows.ok_or_else(|| required(ROWS.name))?;
-        let cols = config.bay.cols.ok_or_else(|| required(COLS.name))?;
-        Header { rows, cols, rules: flag_rules }
+        },
+        Some((rows, cols)) => Header { rows, cols, rules: flag_rules },
     };
     let (rows, cols) = (game.rows, game.cols);
     Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -525,10 +532,10 @@ mod tests {
     fn reads_defaults_flags_and_bad_values() {
         let c = PlayConfig::read(&COMMAND.parse_words(&[])).unwrap();
         assert_eq!((c.mode, c.seed, c.letters, c.color, c.cells), (Mode::Local, 2021, false, ColorWhen::Auto, None));
-        assert!(!c.bay.given() && c.strategy.is_none());
+        assert!(c.bay.is_none() && c.strategy.is_none());
         let words = ["--rows", "3", "--cols", "4", "--cells", "2", "--coords", "letters", "--strategy", "hunt"];
         let c = PlayConfig::read(&COMMAND.parse_words(&words)).unwrap();
-        assert_eq!((c.bay.rows, c.bay.cols, c.cells, c.letters), (Some(3), Some(4), Some(2), true));
+        assert_eq!((c.bay, c.cells, c.letters), (Some((3, 4)), Some(2), true));
         let c = PlayConfig::read(&COMMAND.parse_words(&["--referee", "spot-the-ships referee"])).unwrap();
         assert_eq!(c.mode, Mode::Referee(vec!["spot-the-ships".into(), "referee".into()]));
         let c = PlayConfig::read(&COMMAND.parse_words(&["--url", "http://h/exec", "--coords", "x"])).unwrap();
@@ -540,5 +547,7 @@ mod tests {
             "--url: the service tells the sea's size; no --rows, --cols or --cells"
         );
         assert_eq!(e(&["--rows", "x"]), "--rows: expected a whole number, got `x`");
+        assert_eq!(e(&["--rows", "3"]), "--cols is required (see --help)");
+        assert_eq!(e(&["--rows", "0", "--cols", "3"]), "the board is 0x3: rows and columns must be at least 1");
     }
 }
