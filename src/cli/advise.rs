@@ -2,8 +2,9 @@
 //! each cell is to hold a ship, which cell to probe next, and which cells are settled.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{RuleFlags, RULE_FLAGS};
 use super::layout_search::{some_layout, Found};
+use super::shared::{self, Format, COORDS, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
 use crate::game::fleet::Fleet;
 use crate::game::placement::Placer;
@@ -18,26 +19,21 @@ use crate::scan::sonar::Answer;
 use crate::scan::state::{self, Deduction, StateGrid};
 use crate::scan::ScanError;
 use crate::strategy::likelihood::Likelihood;
-use crate::strategy::DEFAULT_SEED;
 use std::fmt::Write as _;
 
 /// Layouts drawn when bayes must sample (one advice, not a game: it can afford many).
 const SAMPLES: usize = 20_000;
 
 const FLAGS: &[Flag] = &[
-    Flag::value(
-        "--strategy",
-        "NAME",
+    STRATEGY.with_help(
         "prob: the statement's likelihood scores (the default under\nProblem G's rules, no --fleet or --fleet-file); bayes: the\nprobability of a ship on each cell (the default otherwise)",
     ),
     Flag::value("--afloat", "LIST", "the ships still afloat, by name or size (battleship,3);\ndefault: the fleet less the sunk ships the # cells draw"),
     Flag::value("--prior", "NAME", "bayes's prior: uniform (every layout equally likely) or\ngenerator (the law of this program's generator)")
         .default("uniform"),
-    Flag::value("--format", "F", "text, or json: one object with the probabilities").default("text"),
-    Flag::value("--coords", "HOW", "numbers: cells as (r,c) from 0; letters: as B7 (rows A,\nB, ..., AA, ...; columns from 1), the matrix labelled")
-        .default("numbers"),
-    Flag::value("--seed", "S", "seed of bayes's sampling when the layouts are too many\nto list")
-        .default("2021"),
+    FORMAT.with_help("text, or json: one object with the probabilities"),
+    COORDS.with_help("numbers: cells as (r,c) from 0; letters: as B7 (rows A,\nB, ..., AA, ...; columns from 1), the matrix labelled"),
+    SEED.with_help("seed of bayes's sampling when the layouts are too many\nto list"),
 ];
 
 /// The most placements the search for one layout tries before `advise` gives up
@@ -95,21 +91,41 @@ enum Mode {
 /// Pre: none. Post: on `Ok`, stdout holds the matrix, the suggestion and the certain
 /// cells (or the JSON object); on `Err`, nothing was written.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let request = Request::from_flags(flags)?;
+    let AdviseConfig { request, input } = AdviseConfig::read(flags)?;
     let grid = {
         let hint = "`spot-the-ships advise --help` for the format";
-        let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
+        let mut reader = open_input(input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
         state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
     };
-    let report = request.report(flags, &grid)?;
+    let report = request.report(&grid)?;
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
 }
 
-/// What `advise`'s flags ask for, read before the grid (bad flags fail first). `serve`'s
-/// `/api/advise` builds the same flags, so that its numbers are the command's.
+/// `advise`'s arguments, read.
+#[derive(Debug)]
+pub(crate) struct AdviseConfig {
+    /// What the flags ask for.
+    pub request: Request,
+    /// The input file; `None` (or `-`) for standard input.
+    pub input: Option<String>,
+}
+
+impl AdviseConfig {
+    /// Reads `advise`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: as [`Request::from_flags`].
+    pub(crate) fn read(p: &Parsed) -> Result<AdviseConfig, CliError> {
+        Ok(AdviseConfig { request: Request::from_flags(p)?, input: p.operands().first().cloned() })
+    }
+}
+
+/// What `advise`'s flags ask for (its typed config), read before the grid (bad flags
+/// fail first). `serve`'s `/api/advise` builds the same flags, so that its numbers are
+/// the command's.
+#[derive(Debug)]
 pub(crate) struct Request {
     rules: Rules,
+    afloat: Option<String>,
     fleet_given: bool,
     mode: Mode,
     prior: Prior,
@@ -121,11 +137,13 @@ impl Request {
     /// Reads the flags (rules, strategy, prior, format, coordinates, seed).
     /// Pre: none. Post: `Err(Usage)` for a bad flag, or prob under rules it cannot play.
     pub(crate) fn from_flags(flags: &Parsed) -> Result<Request, CliError> {
-        let rules = game::rules(flags)?;
+        let rule_flags = RuleFlags::read(flags)?;
+        let rules = rule_flags.rules.clone();
         let apart = rules.is_problem_g();
-        let fleet_given = flags.has("--fleet") || flags.has("--fleet-file");
-        let mode = match flags.choice("--strategy", &["prob", "bayes"])? {
-            None if apart && !fleet_given && flags.text("--rules") == Some("problem-g") => Mode::Prob,
+        let fleet_given = rule_flags.fleet_given();
+        let preset = rule_flags.preset_given.as_deref().unwrap_or(super::game::DEFAULT_PRESET);
+        let mode = match flags.choice(STRATEGY.name, &["prob", "bayes"])? {
+            None if apart && !fleet_given && preset == "problem-g" => Mode::Prob,
             Some("prob") => Mode::Prob,
             _ => Mode::Bayes,
         };
@@ -139,17 +157,18 @@ impl Request {
             Some("generator") => Prior::Generator,
             _ => Prior::Uniform,
         };
-        let json = flags.choice("--format", &["text", "json"])? == Some("json");
-        let style = Style { json, letters: flags.choice("--coords", &["numbers", "letters"])? == Some("letters") };
-        let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-        Ok(Request { rules, fleet_given, mode, prior, style, seed })
+        let json = Format::read(flags, &["text", "json"])? == Format::Json;
+        let style = Style { json, letters: shared::letters(flags)? };
+        let seed = shared::seed(flags)?;
+        let afloat = flags.text("--afloat").map(str::to_string);
+        Ok(Request { rules, afloat, fleet_given, mode, prior, style, seed })
     }
 
     /// The advice for `grid`: the text or JSON object `advise` prints.
-    /// Pre: `flags` are the ones this request was read from. Post: `Err` for a grid the
-    /// rules and fleet make impossible, or one too large for bayes.
-    pub(crate) fn report(&self, flags: &Parsed, grid: &StateGrid) -> Result<String, CliError> {
-        let afloat = afloat(flags, &self.rules, grid)?;
+    /// Pre: none. Post: `Err` for a grid the rules and fleet make impossible, or one too
+    /// large for bayes.
+    pub(crate) fn report(&self, grid: &StateGrid) -> Result<String, CliError> {
+        let afloat = afloat(self.afloat.as_deref(), &self.rules, grid)?;
         let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
         check_answers(grid, &self.rules, fleet_known.then_some(&afloat))?;
         match self.mode {
@@ -164,9 +183,9 @@ impl Request {
 
 /// The ships still afloat: `--afloat`, else the fleet less the sunk ships the `#` cells
 /// draw (readable only when straight ships never touch).
-fn afloat(flags: &Parsed, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliError> {
+fn afloat(list: Option<&str>, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliError> {
     let fleet = rules.fleet();
-    if let Some(list) = flags.text("--afloat") {
+    if let Some(list) = list {
         return Ok(fleet.subset(&afloat_counts(list, fleet)?));
     }
     if !grid.wrecks().contains(&true) {
@@ -598,4 +617,43 @@ fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, style:
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = AdviseConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!(
+            (c.request.mode, c.request.prior, c.request.seed, c.input),
+            (Mode::Prob, Prior::Uniform, 2021, None)
+        );
+        assert!(!c.request.style.json && !c.request.style.letters && c.request.afloat.is_none());
+        let words = [
+            "--rules",
+            "classic",
+            "--format",
+            "json",
+            "--coords",
+            "letters",
+            "--prior",
+            "generator",
+            "--afloat",
+            "3",
+            "s.txt",
+        ];
+        let c = AdviseConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!(
+            (c.request.mode, c.request.prior, c.input.as_deref()),
+            (Mode::Bayes, Prior::Generator, Some("s.txt"))
+        );
+        assert!(c.request.style.json && c.request.style.letters);
+        assert_eq!(c.request.afloat.as_deref(), Some("3"));
+        // Problem G's rules with a fleet given: bayes.
+        assert_eq!(AdviseConfig::read(&COMMAND.parse_words(&["--fleet", "3"])).unwrap().request.mode, Mode::Bayes);
+        let e = |w: &[&str]| AdviseConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--prior", "x"]), "--prior: expected uniform or generator, got `x`");
+    }
 }

@@ -1,6 +1,7 @@
 //! The command line of every command, from one table per command: the same [`Command`]
 //! value parses the arguments ([`Command::parse`]) and writes the help ([`Command::help`]),
-//! so the two never drift apart.
+//! so the two never drift apart. A [`Parsed`] is read once, by the command's config
+//! function, into typed fields; nothing reads a flag by its name after that.
 //!
 //! Flags are written `--name value`, `--name=value`, or alone for switches; `-h` and
 //! `--help` work everywhere; `--` ends the flags (what follows is the command's operands,
@@ -42,6 +43,17 @@ impl Flag {
     /// The same flag with a default value.
     pub const fn default(self, default: &'static str) -> Flag {
         Flag { default: Some(default), ..self }
+    }
+
+    /// The same flag with another line of help: a shared flag (its name, value and
+    /// default defined once) says what it does in one command.
+    pub const fn with_help(self, help: &'static str) -> Flag {
+        Flag { help, ..self }
+    }
+
+    /// The same flag without its default (the flag must then be given, or is optional).
+    pub const fn without_default(self) -> Flag {
+        Flag { default: None, ..self }
     }
 
     /// The same flag, which may be given more than once ([`Parsed::all`] lists every
@@ -321,6 +333,16 @@ impl Parsed {
                 }
             },
         }
+    }
+}
+
+#[cfg(test)]
+impl Command {
+    /// The arguments `words` read against this table (for the configs' tests).
+    /// Pre: the words parse. Post: panics otherwise.
+    pub(crate) fn parse_words(&self, words: &[&str]) -> Parsed {
+        let args: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        self.parse(&args).expect("the words parse")
     }
 }
 

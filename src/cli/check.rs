@@ -1,8 +1,9 @@
 //! `check`: run a student's program on every case and judge it like Mooshak.
 
 use super::args::{Command, Flag, Operands, Parsed};
+use super::shared::{self, Format, FORMAT, SEED};
 use super::{CliError, Streams};
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::grading::cases::{self, Case};
 use crate::tools::grading::check::{self, Checked, Progress, Settings};
 use crate::tools::grading::report;
@@ -15,7 +16,7 @@ use std::time::Duration;
 /// Flags choosing the cases (shared with `testset`).
 pub(super) const CASE_FLAGS: &[Flag] = &[
     Flag::value("--random", "N", "random cases (at most 100,000)").default("300"),
-    Flag::value("--seed", "S", "seed of the random cases").default("2021"),
+    SEED.with_help("seed of the random cases"),
     Flag::value("--strategies", "LIST", "strategies of the samples, edge and random cases, or all")
         .default("linear,smart,prob"),
     Flag::switch("--large", "also the large cases (edge-large-300x300-STRATEGY)"),
@@ -42,7 +43,7 @@ const RUN_FLAGS: &[Flag] = &[
 ];
 
 const REPORT_FLAGS: &[Flag] = &[
-    Flag::value("--format", "F", "text (at most 80 columns) or json").default("text"),
+    FORMAT.with_help("text (at most 80 columns) or json"),
     Flag::value(
         "--keep",
         "DIR",
@@ -88,8 +89,8 @@ EXIT STATUS
 
 /// The strategies of `--strategies`: known names (`all`: every one), none twice.
 /// Pre: none. Post: not empty.
-pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
-    let text = p.text("--strategies").unwrap_or("linear,smart,prob");
+fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
+    let text = p.text("--strategies").unwrap_or_default();
     let all = strategy::NAMES.join(",");
     let text = if text.trim() == "all" { all.as_str() } else { text };
     let mut out: Vec<String> = Vec::new();
@@ -111,29 +112,50 @@ pub(super) fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
     Ok(out)
 }
 
-/// The built-in cases the flags of [`CASE_FLAGS`] ask for: samples, edge cases and
-/// random cases.
-/// Pre: none. Post: `Err(Usage)` for a bad flag value.
-pub(super) fn builtin_cases(p: &Parsed) -> Result<Vec<Case>, CliError> {
-    let strategies = strategies(p)?;
-    let seed: u64 = p.get_or("--seed", DEFAULT_SEED)?;
-    let random: u64 = p.get_or("--random", 300)?;
-    if random > 100_000 {
-        return Err(CliError::Usage("--random: at most 100,000 cases".into()));
+/// The flags of [`CASE_FLAGS`], read: which built-in cases to make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct CaseFlags {
+    /// `--strategies`: known names, none twice.
+    pub strategies: Vec<String>,
+    /// `--seed` of the random cases.
+    pub seed: u64,
+    /// `--random`: how many random cases (at most 100,000).
+    pub random: u64,
+    /// `--large`.
+    pub large: bool,
+}
+
+impl CaseFlags {
+    /// Reads the flags of [`CASE_FLAGS`].
+    /// Pre: none. Post: `Err(Usage)` for a bad flag value.
+    pub(super) fn read(p: &Parsed) -> Result<CaseFlags, CliError> {
+        let strategies = strategies(p)?;
+        let seed = shared::seed(p)?;
+        let random: u64 = p.require("--random")?;
+        if random > 100_000 {
+            return Err(CliError::Usage("--random: at most 100,000 cases".into()));
+        }
+        Ok(CaseFlags { strategies, seed, random, large: p.has("--large") })
     }
-    let mut all = cases::samples(&strategies);
-    all.extend(cases::edges(&strategies).map_err(CliError::Invalid)?);
-    if p.has("--large") {
-        all.extend(cases::large_edges(&strategies).map_err(CliError::Invalid)?);
+
+    /// The built-in cases these flags ask for: samples, edge cases and random cases.
+    /// Pre: none. Post: `Err(Invalid)` when a case cannot be made.
+    pub(super) fn cases(&self) -> Result<Vec<Case>, CliError> {
+        let strategies = &self.strategies;
+        let mut all = cases::samples(strategies);
+        all.extend(cases::edges(strategies).map_err(CliError::Invalid)?);
+        if self.large {
+            all.extend(cases::large_edges(strategies).map_err(CliError::Invalid)?);
+        }
+        all.extend(cases::random(self.seed, self.random, strategies).map_err(CliError::Invalid)?);
+        Ok(all)
     }
-    all.extend(cases::random(seed, random, &strategies).map_err(CliError::Invalid)?);
-    Ok(all)
 }
 
 /// The time limit of `flag` in seconds: more than 0, at most a day.
 /// Pre: none. Post: `Err(Usage)` otherwise.
 pub(super) fn seconds(p: &Parsed, flag: &str) -> Result<f64, CliError> {
-    let s: f64 = p.get_or(flag, 2.0)?;
+    let s: f64 = p.require(flag)?;
     if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
         // Quoted as typed: the parsed float of `1e308` is 309 digits long.
         let typed = crate::render::words::escaped(p.text(flag).unwrap_or_default());
@@ -151,9 +173,8 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
         }
     };
     let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
-    let large_time_limit =
-        Duration::from_secs_f64(if p.has("--large-time-limit") { seconds(p, "--large-time-limit")? } else { 10.0 });
-    let output_limit: usize = p.get_or("--output-limit", 512_000)?;
+    let large_time_limit = Duration::from_secs_f64(seconds(p, "--large-time-limit")?);
+    let output_limit: usize = p.require("--output-limit")?;
     if output_limit == 0 || output_limit > 1 << 30 {
         return Err(CliError::Usage("--output-limit: between 1 and 1073741824 bytes".into()));
     }
@@ -162,17 +183,58 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
     if jobs == 0 || jobs > 256 {
         return Err(CliError::Usage("--jobs: between 1 and 256".into()));
     }
-    let shrink_budget: usize = p.get_or("--shrink-budget", 200)?;
+    let shrink_budget: usize = p.require("--shrink-budget")?;
     Ok(Settings { program, time_limit, large_time_limit, output_limit, jobs, shrink_budget })
 }
 
+/// `check`'s arguments, read and checked.
+#[derive(Debug)]
+pub(crate) struct CheckConfig {
+    /// The program and the limits of its runs.
+    pub settings: Settings,
+    /// `--format json`.
+    pub json: bool,
+    /// `--cases DIR`: the user's cases.
+    pub cases_dir: Option<String>,
+    /// `--only NAME`: just that case.
+    pub only: Option<String>,
+    /// The built-in cases to run; `None` with `--only` or `--no-builtin`.
+    pub builtin: Option<CaseFlags>,
+    /// `--build COMMAND`.
+    pub build: Option<String>,
+    /// `--keep DIR`.
+    pub keep: Option<String>,
+}
+
+impl CheckConfig {
+    /// Reads `check`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, no
+    /// program, or `--no-builtin` without `--cases`.
+    pub(crate) fn read(p: &Parsed) -> Result<CheckConfig, CliError> {
+        let settings = settings(p)?;
+        let json = Format::read(p, &["text", "json"])? == Format::Json;
+        let cases_dir = p.text("--cases").map(str::to_string);
+        let only = p.text("--only").map(str::to_string);
+        let builtin = match (&only, p.has("--no-builtin")) {
+            (Some(_), _) => None,
+            (None, true) if cases_dir.is_none() => {
+                return Err(CliError::Usage("--no-builtin needs --cases DIR".into()))
+            }
+            (None, true) => None,
+            (None, false) => Some(CaseFlags::read(p)?),
+        };
+        let (build, keep) = (p.text("--build").map(str::to_string), p.text("--keep").map(str::to_string));
+        Ok(CheckConfig { settings, json, cases_dir, only, builtin, build, keep })
+    }
+}
+
 /// The cases to run: `--only` one, else the built-in ones and the user's.
-fn select(p: &Parsed) -> Result<Vec<Case>, CliError> {
-    let user = match p.text("--cases") {
+fn select(config: &CheckConfig) -> Result<Vec<Case>, CliError> {
+    let user = match config.cases_dir.as_deref() {
         Some(dir) => cases::user(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--cases: {e}")))?,
         None => Vec::new(),
     };
-    if let Some(name) = p.text("--only") {
+    if let Some(name) = config.only.as_deref() {
         if let Some(case) = user.into_iter().find(|c| c.name == name) {
             return Ok(vec![case]);
         }
@@ -183,13 +245,10 @@ fn select(p: &Parsed) -> Result<Vec<Case>, CliError> {
             ))
         });
     }
-    if p.has("--no-builtin") {
-        if !p.has("--cases") {
-            return Err(CliError::Usage("--no-builtin needs --cases DIR".into()));
-        }
+    let Some(builtin) = &config.builtin else {
         return Ok(user);
-    }
-    let mut all = builtin_cases(p)?;
+    };
+    let mut all = builtin.cases()?;
     all.extend(user);
     Ok(all)
 }
@@ -198,38 +257,38 @@ fn select(p: &Parsed) -> Result<Vec<Case>, CliError> {
 /// Pre: none. Post: the report on stdout; `Err(Exit(1))` when some case was not
 /// accepted; `Err` (exit 2) for bad flags or a program that cannot be started.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let settings = settings(p)?;
-    let format = p.choice("--format", &["text", "json"])?.unwrap_or("text");
-    let cases = select(p)?;
+    let config = CheckConfig::read(p)?;
+    let (settings, json) = (&config.settings, config.json);
+    let cases = select(&config)?;
     if cases.is_empty() {
         return Err(CliError::Usage("no case to run".into()));
     }
     // Ctrl-C and SIGTERM kill every program started (the build too).
     crate::tools::reaper::guard_signals("check")
         .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
-    if let Some(command) = p.text("--build") {
+    if let Some(command) = config.build.as_deref() {
         let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;
         if !built.succeeded() {
-            let text = if format == "json" {
-                report::compile_error_json(&built, &settings)
+            let text = if json {
+                report::compile_error_json(&built, settings)
             } else {
-                report::compile_error_text(&built, &settings)
+                report::compile_error_text(&built, settings)
             };
             io.stdout.write_all(text.as_bytes())?;
             return Err(CliError::Exit(1));
         }
-        if format == "text" {
+        if !json {
             writeln!(io.stdout, "build: {command}: done in {} s", report::seconds(built.run.elapsed))?;
         }
     }
-    let checked = run_with_progress(cases, &settings, io);
+    let checked = run_with_progress(cases, settings, io);
     // What escaped every run's tracking (an orphan that cleared its environment).
     crate::tools::reaper::sweep();
     let checked = checked?;
-    if let Some(dir) = p.text("--keep") {
+    if let Some(dir) = config.keep.as_deref() {
         report::keep(Path::new(dir), &checked).map_err(|e| CliError::Invalid(format!("--keep: {e}")))?;
     }
-    let text = if format == "json" { report::json(&checked, &settings) } else { report::text(&checked, &settings) };
+    let text = if json { report::json(&checked, settings) } else { report::text(&checked, settings) };
     io.stdout.write_all(text.as_bytes())?;
     if checked.verdict() != Verdict::Accepted {
         return Err(CliError::Exit(1));
@@ -254,4 +313,38 @@ fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>
     };
     let checked = super::with_progress(io, "the check", || check::check(cases, settings, &progress), line)?;
     checked.map_err(|e| CliError::Invalid(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = CheckConfig::read(&COMMAND.parse_words(&["--", "prog", "arg"])).unwrap();
+        assert_eq!(c.settings.program.command, "prog");
+        assert_eq!(
+            (c.settings.time_limit, c.settings.large_time_limit),
+            (Duration::from_secs(2), Duration::from_secs(10))
+        );
+        assert_eq!((c.settings.output_limit, c.settings.shrink_budget, c.json), (512_000, 200, false));
+        let want = CaseFlags {
+            strategies: vec!["linear".into(), "smart".into(), "prob".into()],
+            seed: 2021,
+            random: 300,
+            large: false,
+        };
+        assert_eq!(c.builtin, Some(want));
+        let words = ["--seed", "3", "--random", "5", "--strategies", "all", "--format", "json", "--", "p"];
+        let c = CheckConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        let cases = c.builtin.unwrap();
+        assert_eq!((cases.seed, cases.random, cases.strategies.len(), c.json), (3, 5, strategy::NAMES.len(), true));
+        // --only runs one case: the case flags are not read.
+        let c = CheckConfig::read(&COMMAND.parse_words(&["--only", "x", "--random", "999999", "--", "p"])).unwrap();
+        assert_eq!((c.only.as_deref(), c.builtin), (Some("x"), None));
+        let e = |w: &[&str]| CheckConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--random", "100001", "--", "p"]), "--random: at most 100,000 cases");
+        assert_eq!(e(&["--no-builtin", "--", "p"]), "--no-builtin needs --cases DIR");
+        assert_eq!(e(&["--time-limit", "0", "--", "p"]), "--time-limit: expected seconds between 0 and 86400, got `0`");
+    }
 }

@@ -2,22 +2,46 @@
 //! grid on stdout.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{RuleFlags, RULE_FLAGS};
+use super::shared::{self, Format, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
 use crate::game::input;
 use crate::scan::referee::Referee;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 
 const FLAGS: &[Flag] = &[
-    Flag::value(
-        "--strategy",
-        "NAME",
+    STRATEGY.with_help(
         "play NAME, not the strategy on the input's first line;\nall: every strategy the rules allow, one line each",
     ),
-    Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
-    Flag::value("--format", "F", "text (the judge's output), or json: one line\n{\"scans\": N, \"grid\": [ROW, ...]}")
-        .default("text"),
+    SEED,
+    FORMAT.with_help("text (the judge's output), or json: one line\n{\"scans\": N, \"grid\": [ROW, ...]}"),
 ];
+
+/// The judge's flags, read.
+#[derive(Debug)]
+pub(crate) struct JudgeConfig {
+    /// `--strategy`: instead of the input's; `all` for every one.
+    pub strategy: Option<String>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--format json`.
+    pub json: bool,
+    /// The rule flags.
+    pub rules: RuleFlags,
+    /// The input file; `None` (or `-`) for standard input.
+    pub input: Option<String>,
+}
+
+impl JudgeConfig {
+    /// Reads the judge's arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value.
+    pub(crate) fn read(p: &Parsed) -> Result<JudgeConfig, CliError> {
+        let seed = shared::seed(p)?;
+        let json = Format::read(p, &["text", "json"])? == Format::Json;
+        let rules = RuleFlags::read(p)?;
+        Ok(JudgeConfig { strategy: shared::strategy(p), seed, json, rules, input: p.operands().first().cloned() })
+    }
+}
 
 /// The judge's command line.
 pub const COMMAND: Command = Command {
@@ -71,17 +95,16 @@ fn extra_help() -> String {
 /// Solves the judge input.
 /// Pre: none. Post: on `Ok`, stdout holds the count line and the grid; on `Err`, nothing.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let seed = p.get_or("--seed", DEFAULT_SEED)?;
-    let json = super::wants_json(p)?;
-    let rules = game::rules(p)?;
+    let config = JudgeConfig::read(p)?;
+    let (seed, json) = (config.seed, config.json);
     let input = {
         let hint = "`spot-the-ships --help` for the format";
-        let mut reader = open_input(p, io.stdin, io.stderr, io.stdin_tty, hint)?;
-        input::read_under(&mut *reader, &strategy::NAMES, &rules)?
+        let mut reader = open_input(config.input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
+        input::read_under(&mut *reader, &strategy::NAMES, &config.rules.rules)?
     };
     let board = input.board;
-    game::check_fleet(p, &rules, board.rules().fleet())?;
-    let name = p.text("--strategy").unwrap_or(&input.strategy);
+    config.rules.check_fleet(board.rules().fleet())?;
+    let name = config.strategy.as_deref().unwrap_or(&input.strategy);
     if name == "all" {
         return every_strategy(&board, seed, json, io);
     }
@@ -125,4 +148,22 @@ fn every_strategy(
     };
     io.stdout.write_all(text.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = JudgeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.strategy, c.seed, c.json, c.input), (None, crate::strategy::DEFAULT_SEED, false, None));
+        assert_eq!(c.rules.rules, crate::game::rules::Rules::preset("problem-g").unwrap());
+        let c =
+            JudgeConfig::read(&COMMAND.parse_words(&["--strategy", "all", "--seed=3", "--format", "json", "in.txt"]))
+                .unwrap();
+        assert_eq!((c.strategy.as_deref(), c.seed, c.json, c.input.as_deref()), (Some("all"), 3, true, Some("in.txt")));
+        let e = JudgeConfig::read(&COMMAND.parse_words(&["--format", "csv"])).unwrap_err().to_string();
+        assert_eq!(e, "--format: expected text or json, got `csv`");
+    }
 }

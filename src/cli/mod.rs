@@ -1,6 +1,10 @@
 //! The commands of `spot-the-ships`: the judge (default), `generate`, and the tools built
-//! around it. Each command reads its flags and streams, calls the library, and returns
-//! a typed error that `main` prints as one `error: ` line with exit status 2.
+//! around it. Each command reads its arguments once into a typed config (`JudgeConfig`,
+//! `SimulateConfig`, ...: fields, not flag names) by one function, then its streams,
+//! calls the library, and returns a typed error that `main` prints as one `error: ` line
+//! with exit status 2. The flags several commands share are defined once, with their
+//! defaults: `--seed`, `--strategy`, `--format`, `--coords` and `--color` in `shared`,
+//! the bay and the rules in `game`.
 
 pub(crate) mod advise;
 pub(crate) mod args;
@@ -14,6 +18,7 @@ mod play;
 mod play_url;
 pub(crate) mod referee;
 mod serve;
+pub(crate) mod shared;
 mod simulate;
 mod testset;
 mod topics;
@@ -194,18 +199,18 @@ impl BufRead for NamedReader<'_> {
     }
 }
 
-/// Opens the command's input as a stream: the file named by its operand, or standard
+/// Opens the command's input as a stream: the file `path` (its operand), or standard
 /// input when there is none or it is `-`. At a terminal with nothing piped in, says on
 /// stderr that it is waiting (`hint`: how to get help).
 /// Pre: none. Post: `Err` naming the file when it cannot be opened.
 pub(crate) fn open_input<'a>(
-    p: &args::Parsed,
+    path: Option<&str>,
     stdin: &'a mut dyn BufRead,
     stderr: &mut dyn Write,
     stdin_tty: bool,
     hint: &str,
 ) -> Result<Box<dyn BufRead + 'a>, CliError> {
-    match p.operands().first().map(String::as_str) {
+    match path {
         Some(path) if path != "-" => {
             let file = std::fs::File::open(path)
                 .map_err(|e| CliError::Io(stream_error(&format!("cannot open `{path}`"), e)))?;
@@ -290,36 +295,14 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}", tenths / 10.0)
 }
 
-/// The `--color` flag of every command that colours its output.
-pub(crate) const COLOR_FLAG: args::Flag = args::Flag::value(
-    "--color",
-    "WHEN",
-    "auto (colour when stdout is a terminal, NO_COLOR is unset\nor empty and TERM is not dumb), always or never",
-)
-.default("auto");
-
-/// Whether to colour: `--color`, and for `auto` the terminal and the environment.
-/// Pre: none. Post: `Err(Usage)` for a value other than auto, always or never.
-pub(crate) fn use_color(p: &args::Parsed, tty: bool) -> Result<bool, CliError> {
-    let when = p.choice("--color", &["auto", "always", "never"])?.unwrap_or("auto");
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    Ok(color_wanted(when, tty, env("NO_COLOR").is_some(), env("TERM").is_some_and(|t| t == "dumb")))
-}
-
 /// The colour rule: `always` and `never` win; `auto` colours a terminal unless
 /// `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
-fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
+pub(crate) fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
     match when {
         "always" => true,
         "never" => false,
         _ => tty && !no_color && !dumb,
     }
-}
-
-/// True for `--format json`.
-/// Pre: none. Post: `Err(Usage)` for a value other than text or json.
-pub(crate) fn wants_json(p: &args::Parsed) -> Result<bool, CliError> {
-    Ok(p.choice("--format", &["text", "json"])? == Some("json"))
 }
 
 /// A command and the function that runs it once its arguments are read.

@@ -2,7 +2,8 @@
 //! or a referee program over pipes) answers each probe.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
+use super::shared::{self, ColorWhen, COLOR, COORDS, SEED, STRATEGY};
 use super::{CliError, Streams};
 use crate::game::board::Board;
 use crate::game::placement::Placer;
@@ -10,7 +11,7 @@ use crate::scan::observer::ScanObserver;
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::sonar::ProbeError;
 use crate::scan::ScanError;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::play::interactive::{Interactive, Lines, Replay, Ships};
 use crate::tools::play::protocol::{read_line, Header};
 use crate::tools::trace::{COLOR_ELIMINATED, COLOR_HIT, COLOR_MISS, COLOR_RESET};
@@ -95,27 +96,22 @@ fn board_text(record: &ScanRecord, letters: bool, color: bool) -> String {
 }
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--rows", "R", "rows of the bay (with --cols; without both, the bay\nand the rules come from a referee's header on stdin)"),
-    Flag::value("--cols", "C", "columns of the bay"),
+    ROWS.with_help("rows of the bay (with --cols; without both, the bay\nand the rules come from a referee's header on stdin)"),
+    COLS.with_help("columns of the bay"),
     Flag::value(
         "--cells",
         "N",
         "instead of a fleet: only the number of ship cells (bayes\nthen plays its fallback, parity, which needs no fleet)",
     ),
-    Flag::value(
-        "--strategy",
-        "NAME",
-        "the strategy that probes (default: prob; when the rules\nrule prob out, the strongest they allow: bayes)",
-    ),
+    STRATEGY.with_help("the strategy that probes (default: prob; when the rules\nrule prob out, the strongest they allow: bayes)"),
     Flag::value(
         "--referee",
         "CMD",
         "start the program CMD as the other side: play reads its\nheader and answers, and sends it the probes; play's result\nstays on stdout (CMD split into words as --bot's, no shell)",
     ),
-    Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
-    Flag::value("--coords", "HOW", "numbers: ask `? r c` (from 0); letters: ask `? B7` (rows\nA, B, ..., Z, AA, ...; columns from 1)")
-        .default("numbers"),
-    super::COLOR_FLAG,
+    SEED,
+    COORDS,
+    COLOR,
     Flag::value("--url", "URL", "play the remote-service seed's API (serve's /exec):\nhttp://HOST:PORT/exec[?token=T]; starwars and density\nunless --rules and --strategy say otherwise"),
 ];
 
@@ -159,23 +155,110 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 /// missing answers, contradictions) nothing more is written after the last question.
 /// A referee started by `--referee` has ended (waited for, or killed) when it returns.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    if let Some(url) = flags.text("--url") {
-        return super::play_url::run(flags, &COMMAND, url, io);
+    let config = PlayConfig::read(flags)?;
+    match &config.mode {
+        Mode::Url(url) => super::play_url::run(&config, url, io),
+        Mode::Referee(argv) => against_referee(&config, io, argv),
+        Mode::Local => play(&config, io, None),
     }
-    match flags.text("--referee") {
-        Some(command) => against_referee(flags, io, command),
-        None => play(flags, io, None),
+}
+
+/// Who answers `play`'s probes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `--url URL`: the remote-service seed's API.
+    Url(String),
+    /// `--referee CMD`: a program, CMD split into words.
+    Referee(Vec<String>),
+    /// Standard input: a person, or a referee's header and answers.
+    Local,
+}
+
+/// `play`'s flags, read.
+#[derive(Debug)]
+pub(crate) struct PlayConfig {
+    /// Who answers.
+    pub mode: Mode,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--coords letters`.
+    pub letters: bool,
+    /// `--color` (of the board drawn on stderr).
+    pub color: ColorWhen,
+    /// The rule flags.
+    pub rules: RuleFlags,
+    /// `--rows` and `--cols`, both given and a size a board takes; `None` when neither
+    /// is given (the bay then comes from a referee's header).
+    pub bay: Option<(usize, usize)>,
+    /// `--cells`: only the number of ship cells, instead of a fleet.
+    pub cells: Option<usize>,
+    /// `--strategy`.
+    pub strategy: Option<String>,
+}
+
+impl PlayConfig {
+    /// Reads `play`'s arguments (with `--url`, only the flags it uses).
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, a bay
+    /// with `--url` or `--referee`, `--cells` with `--url` or a fleet, or an empty
+    /// `--referee` command.
+    pub(crate) fn read(p: &Parsed) -> Result<PlayConfig, CliError> {
+        let strategy = shared::strategy(p);
+        if let Some(url) = p.text("--url") {
+            if p.has(ROWS.name) || p.has(COLS.name) || p.has("--cells") {
+                return Err(CliError::Usage(
+                    "--url: the service tells the sea's size; no --rows, --cols or --cells".into(),
+                ));
+            }
+            let rules = RuleFlags::read(p)?;
+            let seed = shared::seed(p)?;
+            let (letters, color, bay, cells) = (false, ColorWhen::Auto, None, None);
+            let mode = Mode::Url(url.to_string());
+            return Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy });
+        }
+        let mode = match p.text("--referee") {
+            Some(command) => {
+                if p.has(ROWS.name) || p.has(COLS.name) {
+                    return Err(CliError::Usage(
+                        "--referee: the referee's header gives the bay; leave out --rows and --cols".into(),
+                    ));
+                }
+                let argv = crate::tools::simulate::arena::split_command(command)
+                    .map_err(|e| CliError::Usage(format!("--referee: {e}")))?;
+                Mode::Referee(argv)
+            }
+            None => Mode::Local,
+        };
+        let seed = shared::seed(p)?;
+        let letters = shared::letters(p)?;
+        let color = ColorWhen::read(p)?;
+        let rules = RuleFlags::read(p)?;
+        let flags = BayFlags::read(p)?;
+        let bay = match flags.given() {
+            false => None,
+            true => {
+                let required = |flag: &str| CliError::Usage(format!("{flag} is required (see --help)"));
+                let rows = flags.rows.ok_or_else(|| required(ROWS.name))?;
+                let cols = flags.cols.ok_or_else(|| required(COLS.name))?;
+                Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
+                Some((rows, cols))
+            }
+        };
+        let cells = match p.has("--cells") {
+            true if rules.fleet_given() => return Err(CliError::Usage("give a fleet or --cells, not both".into())),
+            true => Some(p.require("--cells")?),
+            false => None,
+        };
+        Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy })
     }
 }
 
 /// Plays through `io` (answers from its stdin, questions to its stdout); the result
 /// goes to `result_to`, or to `io.stdout` when `None`.
-fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>) -> Result<(), CliError> {
-    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    let letters = flags.choice("--coords", &["numbers", "letters"])? == Some("letters");
-    let color = super::use_color(flags, io.stderr_tty)?;
-    let flag_rules = game::rules(flags)?;
-    let from_header = !flags.has("--rows") && !flags.has("--cols");
+fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>) -> Result<(), CliError> {
+    let (seed, letters) = (config.seed, config.letters);
+    let color = config.color.wanted(io.stderr_tty);
+    let flag_rules = config.rules.rules.clone();
+    let from_header = config.bay.is_none();
     if from_header && io.stdin_tty {
         let (rows, cols) = flag_rules.bay();
         writeln!(
@@ -186,23 +269,16 @@ fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>)
         )?;
         io.stderr.flush()?;
     }
-    let game = if from_header {
-        match Header::read(&mut *io.stdin, &flag_rules).map_err(|e| CliError::Invalid(e.to_string()))? {
+    let game = match config.bay {
+        None => match Header::read(&mut *io.stdin, &flag_rules).map_err(|e| CliError::Invalid(e.to_string()))? {
             Some(h) => h,
             None => return Err(CliError::Invalid("the input ended before the referee's header".into())),
-        }
-    } else {
-        let rows: usize = flags.require("--rows")?;
-        let cols: usize = flags.require("--cols")?;
-        Header { rows, cols, rules: flag_rules }
+        },
+        Some((rows, cols)) => Header { rows, cols, rules: flag_rules },
     };
     let (rows, cols) = (game.rows, game.cols);
     Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
-    let ships = if flags.has("--cells") {
-        if flags.has("--fleet") || flags.has("--fleet-file") {
-            return Err(CliError::Usage("give a fleet or --cells, not both".into()));
-        }
-        let n: usize = flags.get_or("--cells", 0)?;
+    let ships = if let Some(n) = config.cells {
         if n > rows * cols {
             return Err(CliError::Usage(format!(
                 "--cells: {} do not fit on a {rows}x{cols} board ({})",
@@ -224,7 +300,7 @@ fn play(flags: &Parsed, io: &mut Streams<'_>, result_to: Option<&mut dyn Write>)
         Placer::with_rules(rows, cols, &game.rules).check(game.rules.fleet())?;
         Ships::Fleet
     };
-    let name = flags.text("--strategy").unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules));
+    let name = config.strategy.as_deref().unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules));
     strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
     if io.stdin_tty {
         let ask = if letters { "`? B7`" } else { "`? row col`" };
@@ -386,15 +462,8 @@ impl Drop for Referee {
 /// Pre: none. Post: the referee has ended (one still running [`REFEREE_GRACE`] after
 /// the game is killed); a failure of the referee (an exit status other than 0) is the
 /// error, with the last line it wrote on stderr.
-fn against_referee(flags: &Parsed, io: &mut Streams<'_>, command: &str) -> Result<(), CliError> {
-    if flags.has("--rows") || flags.has("--cols") {
-        return Err(CliError::Usage(
-            "--referee: the referee's header gives the bay; leave out --rows and --cols".into(),
-        ));
-    }
-    let argv = crate::tools::simulate::arena::split_command(command)
-        .map_err(|e| CliError::Usage(format!("--referee: {e}")))?;
-    let (mut referee, mut to, from) = Referee::start(&argv)?;
+fn against_referee(config: &PlayConfig, io: &mut Streams<'_>, argv: &[String]) -> Result<(), CliError> {
+    let (mut referee, mut to, from) = Referee::start(argv)?;
     let mut from = std::io::BufReader::new(from);
     let outcome = {
         let Streams { stdout, stderr, stderr_tty, .. } = &mut *io;
@@ -406,7 +475,7 @@ fn against_referee(flags: &Parsed, io: &mut Streams<'_>, command: &str) -> Resul
             stdout_tty: false,
             stderr_tty: *stderr_tty,
         };
-        play(flags, &mut link, Some(&mut **stdout))
+        play(config, &mut link, Some(&mut **stdout))
     };
     // A referee that stopped first (bad flags, a probe it refused) is the cause of
     // whatever play saw: give it a moment to exit and say so.
@@ -454,5 +523,33 @@ fn check_done(input: &mut dyn std::io::BufRead, scans: usize) -> Result<(), CliE
             "expected the referee's `done {scans}` after the last answer, got `{}`",
             crate::render::words::shown(text.trim().as_bytes())
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = PlayConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.mode, c.seed, c.letters, c.color, c.cells), (Mode::Local, 2021, false, ColorWhen::Auto, None));
+        assert!(c.bay.is_none() && c.strategy.is_none());
+        let words = ["--rows", "3", "--cols", "4", "--cells", "2", "--coords", "letters", "--strategy", "hunt"];
+        let c = PlayConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.bay, c.cells, c.letters), (Some((3, 4)), Some(2), true));
+        let c = PlayConfig::read(&COMMAND.parse_words(&["--referee", "spot-the-ships referee"])).unwrap();
+        assert_eq!(c.mode, Mode::Referee(vec!["spot-the-ships".into(), "referee".into()]));
+        let c = PlayConfig::read(&COMMAND.parse_words(&["--url", "http://h/exec", "--coords", "x"])).unwrap();
+        assert_eq!(c.mode, Mode::Url("http://h/exec".into()), "--url reads only the flags it uses");
+        let e = |w: &[&str]| PlayConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--cells", "2", "--fleet", "2"]), "give a fleet or --cells, not both");
+        assert_eq!(
+            e(&["--url", "u", "--rows", "3"]),
+            "--url: the service tells the sea's size; no --rows, --cols or --cells"
+        );
+        assert_eq!(e(&["--rows", "x"]), "--rows: expected a whole number, got `x`");
+        assert_eq!(e(&["--rows", "3"]), "--cols is required (see --help)");
+        assert_eq!(e(&["--rows", "0", "--cols", "3"]), "the board is 0x3: rows and columns must be at least 1");
     }
 }

@@ -2,11 +2,10 @@
 //! any service that answers `GetRowCount`, `GetColumnCount` and `GetCellAt` with
 //! numbers), then prints where the ships are, as the seed's program did.
 
-use super::args::{Command, Parsed};
-use super::game;
+use super::play::PlayConfig;
 use super::{CliError, Streams};
 use crate::game::placement::Placer;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::serve::client::{ExecSonar, Url};
 
 /// Plays the service at `url` (`http://HOST:PORT/PATH[?token=T]`; without a token, one is
@@ -14,14 +13,12 @@ use crate::tools::serve::client::{ExecSonar, Url};
 /// Pre: none. Post: on `Ok`, stdout holds the token line (when asked), one line per
 /// ship (`NAME at (r,c)`), the number of probes and the grid; `Err` for a bad address, a
 /// service that fails or answers other than 0 and 1, or a fleet that does not fit.
-/// `command` is play's flag table (the rule flags are read again through it).
-pub(crate) fn run(flags: &Parsed, command: &Command, url: &str, io: &mut Streams<'_>) -> Result<(), CliError> {
-    if flags.has("--rows") || flags.has("--cols") || flags.has("--cells") {
-        return Err(CliError::Usage("--url: the service tells the sea's size; no --rows, --cols or --cells".into()));
-    }
-    let rules = game::rules_or_preset(flags, command, "starwars")?;
-    let name = if flags.has("--strategy") { flags.text("--strategy").unwrap_or("density") } else { "density" };
-    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+/// `config` is play's (no bay, no `--cells`; the rules' preset is starwars unless
+/// `--rules` is given).
+pub(crate) fn run(config: &PlayConfig, url: &str, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let rules = config.rules.rules_or_preset("starwars")?;
+    let name = config.strategy.as_deref().unwrap_or("density");
+    let seed = config.seed;
     let parsed = Url::parse(url).map_err(|e| CliError::Usage(format!("--url: {e}")))?;
     let had_token =
         crate::tools::serve::http::query_pairs(&parsed.query).is_ok_and(|q| q.iter().any(|(k, _)| k == "token"));

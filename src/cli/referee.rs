@@ -2,7 +2,8 @@
 //! of a judge input) and answers a player's probes over stdin and stdout.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
+use super::shared::{self, SEED};
 use super::{CliError, Streams};
 use crate::game::board::Board;
 use crate::game::input;
@@ -10,13 +11,13 @@ use crate::game::placement::Placer;
 use crate::game::rng::Rng;
 use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--rows", "R", "rows of the bay (default: the rules' bay)"),
-    Flag::value("--cols", "C", "columns of the bay (default: the rules' bay)"),
-    Flag::value("--seed", "S", "the bay is the rules' fleet placed at random from S").default("2021"),
+    ROWS,
+    COLS,
+    SEED.with_help("the bay is the rules' fleet placed at random from S"),
     Flag::value("--board", "FILE", "instead: the bay of a judge input (its strategy line is\nignored)"),
 ];
 
@@ -49,47 +50,96 @@ ERRORS (one `error: ` line on stderr, exit status 2)
     extra: None,
 };
 
+/// Where `referee`'s bay comes from.
+#[derive(Debug)]
+pub(crate) enum BaySource {
+    /// `--board FILE`: the ships of a judge input.
+    File(String),
+    /// The rules' fleet placed at random on a bay of this size from this seed.
+    Random {
+        /// Rows and columns.
+        bay: (usize, usize),
+        /// `--seed`.
+        seed: u64,
+    },
+}
+
+/// `referee`'s flags, read (`serve` builds its games with the same flags).
+#[derive(Debug)]
+pub(crate) struct RefereeConfig {
+    /// The rule flags.
+    pub rules: RuleFlags,
+    /// The bay.
+    pub bay: BaySource,
+}
+
+impl RefereeConfig {
+    /// Reads `referee`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, or
+    /// `--board` with `--rows`, `--cols` or `--seed`.
+    pub(crate) fn read(p: &Parsed) -> Result<RefereeConfig, CliError> {
+        let rules = RuleFlags::read(p)?;
+        let bay = match p.text("--board") {
+            Some(path) => {
+                if p.has(ROWS.name) || p.has(COLS.name) || p.has(SEED.name) {
+                    return Err(CliError::Usage(
+                        "--board takes the bay from the file: no --rows, --cols or --seed".into(),
+                    ));
+                }
+                BaySource::File(path.to_string())
+            }
+            None => {
+                let bay = BayFlags::read(p)?.or_rules(&rules.rules)?;
+                BaySource::Random { bay, seed: shared::seed(p)? }
+            }
+        };
+        Ok(RefereeConfig { rules, bay })
+    }
+
+    /// The bay: a judge input's, or the rules' fleet placed at random.
+    /// Pre: none. Post: `Err` for an unreadable input, or a fleet that does not fit.
+    pub(crate) fn board(&self) -> Result<Board, CliError> {
+        let rules = &self.rules.rules;
+        let board = match &self.bay {
+            BaySource::File(path) => {
+                // Read as a stream, as the judge reads its input: memory grows with the board
+                // and its ships, never with the bytes read (`--board /dev/zero` stops at the
+                // first word longer than a judge input's).
+                let file = std::fs::File::open(path)
+                    .map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    return Err(CliError::Usage(format!("--board: cannot read `{path}`: it is a directory")));
+                }
+                let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+                let parsed = input::read_under(&mut reader, &strategy::NAMES, rules)
+                    .map_err(|e| CliError::Invalid(format!("--board: {path}: {e}")))?;
+                self.rules.check_fleet(parsed.board.rules().fleet())?;
+                parsed.board
+            }
+            BaySource::Random { bay: (rows, cols), seed } => {
+                let (rows, cols) = (*rows, *cols);
+                let mut rng = Rng::new(*seed);
+                let mut ships = Vec::new();
+                Placer::with_rules(rows, cols, rules).place(rules.fleet(), &mut rng, &mut ships)?;
+                Board::with_rules(rows, cols, ships, rules).map_err(|e| CliError::Invalid(e.to_string()))?
+            }
+        };
+        Ok(board)
+    }
+}
+
 /// Runs `referee`.
 /// Pre: none. Post: on `Ok`, stdout holds the header, one answer per probe and `done N`;
 /// on `Err`, the last line written is the last answer.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let board = board(flags)?;
+    let board = RefereeConfig::read(flags)?.board()?;
     referee(&board, io)
 }
 
-/// The bay `referee`'s flags ask for: a judge input's (`--board`), or the rules' fleet
-/// placed at random from `--seed` (`serve` builds its games with the same flags).
+/// The bay `referee`'s flags ask for ([`RefereeConfig::board`]).
 /// Pre: none. Post: `Err` for bad flags, an unreadable input, or a fleet that does not fit.
 pub(crate) fn board(flags: &Parsed) -> Result<Board, CliError> {
-    let rules = game::rules(flags)?;
-    let board = match flags.text("--board") {
-        Some(path) => {
-            if flags.has("--rows") || flags.has("--cols") || flags.has("--seed") {
-                return Err(CliError::Usage("--board takes the bay from the file: no --rows, --cols or --seed".into()));
-            }
-            // Read as a stream, as the judge reads its input: memory grows with the board
-            // and its ships, never with the bytes read (`--board /dev/zero` stops at the
-            // first word longer than a judge input's).
-            let file = std::fs::File::open(path)
-                .map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(CliError::Usage(format!("--board: cannot read `{path}`: it is a directory")));
-            }
-            let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-            let parsed = input::read_under(&mut reader, &strategy::NAMES, &rules)
-                .map_err(|e| CliError::Invalid(format!("--board: {path}: {e}")))?;
-            game::check_fleet(flags, &rules, parsed.board.rules().fleet())?;
-            parsed.board
-        }
-        None => {
-            let (rows, cols) = game::bay(flags, &rules)?;
-            let mut rng = Rng::new(flags.get_or("--seed", DEFAULT_SEED)?);
-            let mut ships = Vec::new();
-            Placer::with_rules(rows, cols, &rules).place(rules.fleet(), &mut rng, &mut ships)?;
-            Board::with_rules(rows, cols, ships, &rules).map_err(|e| CliError::Invalid(e.to_string()))?
-        }
-    };
-    Ok(board)
+    RefereeConfig::read(flags)?.board()
 }
 
 /// Plays the referee's side for `board`.
@@ -127,5 +177,26 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
         };
         let answer = crate::scan::referee::probe(board, i, &mut record);
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = RefereeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert!(matches!(c.bay, BaySource::Random { bay: (10, 10), seed: 2021 }));
+        let c = RefereeConfig::read(&COMMAND.parse_words(&["--rows", "6", "--cols", "7", "--seed", "5"])).unwrap();
+        assert!(matches!(c.bay, BaySource::Random { bay: (6, 7), seed: 5 }));
+        let c = RefereeConfig::read(&COMMAND.parse_words(&["--board", "in.txt"])).unwrap();
+        assert!(matches!(c.bay, BaySource::File(ref f) if f == "in.txt"));
+        let e = |w: &[&str]| RefereeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(
+            e(&["--board", "in.txt", "--seed", "1"]),
+            "--board takes the bay from the file: no --rows, --cols or --seed"
+        );
+        assert_eq!(e(&["--seed", "x"]), "--seed: expected a whole number, got `x`");
     }
 }

@@ -2,7 +2,7 @@
 //! `/exec`, over HTTP on this machine.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{RuleFlags, RULE_FLAGS};
 use super::{CliError, Streams};
 use crate::tools::serve::{self, Config};
 use std::net::{IpAddr, SocketAddr};
@@ -58,24 +58,51 @@ LIMITS
     extra: None,
 };
 
+/// `serve`'s flags, read and checked.
+#[derive(Debug)]
+pub(crate) struct ServeConfig {
+    /// `--bind`.
+    pub ip: IpAddr,
+    /// `--port` (0: any free port).
+    pub port: u16,
+    /// `--workers`: 1 to 1024.
+    pub workers: usize,
+    /// `--max-games`: at least 1.
+    pub max_games: usize,
+    /// `--idle`: 1 to 3600 seconds.
+    pub idle: u64,
+    /// The rules of `/exec`: the rule flags, with starwars where `--rules` is absent.
+    pub exec_rules: crate::game::rules::Rules,
+}
+
+impl ServeConfig {
+    /// Reads `serve`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value or one out
+    /// of its range.
+    pub(crate) fn read(p: &Parsed) -> Result<ServeConfig, CliError> {
+        let port: usize = p.require("--port")?;
+        let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
+        let bind = p.text("--bind").unwrap_or_default();
+        let ip: IpAddr =
+            bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
+        let workers: usize = p.require("--workers")?;
+        let max_games: usize = p.require("--max-games")?;
+        let idle: u64 = p.require("--idle")?;
+        if !(1..=1024).contains(&workers) || max_games == 0 || !(1..=3600).contains(&idle) {
+            return Err(CliError::Usage(
+                "--workers takes 1 to 1024, --max-games at least 1, --idle 1 to 3600 seconds".into(),
+            ));
+        }
+        let exec_rules = RuleFlags::read(p)?.rules_or_preset("starwars")?;
+        Ok(ServeConfig { ip, port, workers, max_games, idle, exec_rules })
+    }
+}
+
 /// Runs `serve`.
 /// Pre: none. Post: serves until the process is stopped; `Err` for bad flags or an
 /// address that cannot be bound.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let port: usize = flags.get_or("--port", 8080)?;
-    let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
-    let bind = flags.text("--bind").unwrap_or("127.0.0.1");
-    let ip: IpAddr =
-        bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
-    let workers: usize = flags.get_or("--workers", 64)?;
-    let max_games: usize = flags.get_or("--max-games", 10_000)?;
-    let idle: u64 = flags.get_or("--idle", 5)?;
-    if !(1..=1024).contains(&workers) || max_games == 0 || !(1..=3600).contains(&idle) {
-        return Err(CliError::Usage(
-            "--workers takes 1 to 1024, --max-games at least 1, --idle 1 to 3600 seconds".into(),
-        ));
-    }
-    let exec_rules = game::rules_or_preset(flags, &COMMAND, "starwars")?;
+    let ServeConfig { ip, port, workers, max_games, idle, exec_rules } = ServeConfig::read(flags)?;
     if !ip.is_loopback() {
         writeln!(
             io.stderr,
@@ -98,4 +125,24 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     io.stdout.flush()?;
     handle.wait();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = ServeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!(
+            (c.ip.to_string(), c.port, c.workers, c.max_games, c.idle),
+            ("127.0.0.1".into(), 8080, 64, 10_000, 5)
+        );
+        assert_eq!(c.exec_rules.preset_name(), "starwars");
+        let c = ServeConfig::read(&COMMAND.parse_words(&["--port", "0", "--rules", "classic", "--idle", "9"])).unwrap();
+        assert_eq!((c.port, c.idle, c.exec_rules.preset_name()), (0, 9, "classic"));
+        let e = |w: &[&str]| ServeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--port", "70000"]), "--port: 70000 is past 65535");
+        assert_eq!(e(&["--bind", "x"]), "--bind: expected an IP address such as 127.0.0.1, got `x`");
+    }
 }

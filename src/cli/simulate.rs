@@ -2,10 +2,11 @@
 //! merge`: the reports of a run's shards combined.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
+use super::shared::{self, Format, FORMAT, SEED};
 use super::{CliError, Streams};
 use crate::game::rules::Rules;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
 use crate::tools::simulate::merge;
@@ -16,26 +17,23 @@ use std::time::Duration;
 
 const FLAGS: &[Flag] = &[
     Flag::value("--games", "N", "boards to play").default("1000000"),
-    Flag::value("--rows", "R", "board rows (default: the rules' bay, 10)"),
-    Flag::value("--cols", "C", "board columns (default: the rules' bay, 10)"),
+    ROWS.with_help("board rows (default: the rules' bay, 10)"),
+    COLS.with_help("board columns (default: the rules' bay, 10)"),
     Flag::value(
         "--strategies",
         "LIST",
         "strategies to compare, or all (every one the rules allow),\neach paired with the ones before it; default: the\nstatement's four, or all when the rules rule one out",
     )
     .default("random,linear,smart,prob"),
-    Flag::value("--seed", "S", "master seed").default("2021"),
+    SEED.with_help("master seed"),
     Flag::value(
         "--threads",
         "T",
         "worker threads (default and at most: every core; 1 to 1024\naccepted); results do not depend on it",
     ),
-    Flag::value(
-        "--format",
-        "F",
+    FORMAT.with_help(
         "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: one object with everything",
-    )
-    .default("text"),
+    ),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
     Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
     Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
@@ -86,12 +84,11 @@ pub const MERGE_COMMAND: Command = Command {
     usage: &["simulate merge [--format F] FILE..."],
     groups: &[(
         "OPTIONS",
-        &[Flag::value(
-            "--format",
-            "F",
-            "json: the whole run's JSON, byte for byte; text or csv:\nas simulate prints them (without times)",
-        )
-        .default("json")],
+        &[FORMAT
+            .with_help(
+                "json: the whole run's JSON, byte for byte; text or csv:\nas simulate prints them (without times)",
+            )
+            .default("json")],
     )],
     operands: Operands::Files,
     after: "\
@@ -105,26 +102,13 @@ once, all from the same run: same games, bay, fleet, rules, seed, strategies.
 /// The most games one run plays (about a day of the fastest strategies on two cores).
 pub(crate) const MAX_GAMES: u64 = 10_000_000_000;
 
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Csv,
-    Json,
-}
-
 /// Runs `simulate`.
 /// Pre: none. Post: on `Ok`, the report is on stdout (and the SVG in its file).
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let config = config(flags)?;
-    let format = match flags.choice("--format", &["text", "csv", "json"])? {
-        Some("csv") => Format::Csv,
-        Some("json") => Format::Json,
-        _ => Format::Text,
-    };
+    let SimulateConfig { sim: config, format, svg } = SimulateConfig::read(flags)?;
     // Check the SVG file's path before the run, so a bad one fails at once; the chart
     // replaces it only once the run succeeded.
-    if let Some(path) = flags.text("--svg") {
+    if let Some(path) = svg.as_deref() {
         super::files::check_target("--svg", path)?;
     }
     if !config.bots.is_empty() {
@@ -138,7 +122,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         crate::tools::reaper::sweep();
     }
     let result = result?;
-    if let Some(path) = flags.text("--svg") {
+    if let Some(path) = svg.as_deref() {
         let title = format!(
             "{} games, {}x{} board, {} rules, fleet {}",
             config.played(),
@@ -158,8 +142,29 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads and checks the flags.
-fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
+/// `simulate`'s flags, read and checked.
+#[derive(Debug)]
+pub(crate) struct SimulateConfig {
+    /// The run: games, bay, rules, strategies, seed, threads, shard, bots.
+    pub sim: SimConfig,
+    /// `--format`.
+    pub format: Format,
+    /// `--svg`: the file for the chart.
+    pub svg: Option<String>,
+}
+
+impl SimulateConfig {
+    /// Reads `simulate`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value.
+    pub(crate) fn read(p: &Parsed) -> Result<SimulateConfig, CliError> {
+        let sim = sim_config(p)?;
+        let format = Format::read(p, &["text", "csv", "json"])?;
+        Ok(SimulateConfig { sim, format, svg: p.text("--svg").map(str::to_string) })
+    }
+}
+
+/// Reads and checks the flags of the run.
+fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
     let games: u64 = flags.require("--games")?;
     if games == 0 {
         return Err(CliError::Usage("--games: at least 1 game".into()));
@@ -167,8 +172,8 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     if games > MAX_GAMES {
         return Err(CliError::Usage(format!("--games: at most {MAX_GAMES} games in one run (split a larger study)")));
     }
-    let rules = game::rules(flags)?;
-    let (rows, cols) = game::bay(flags, &rules)?;
+    let rules = RuleFlags::read(flags)?.rules;
+    let (rows, cols) = BayFlags::read(flags)?.or_rules(&rules)?;
     // The statement's four by default; under rules one of them cannot play, every
     // strategy that can.
     let listed = flags.text("--strategies").unwrap_or_default();
@@ -194,7 +199,7 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
             return Err(CliError::Usage(format!("{flag} applies to bots only: give --bot NAME=CMD")));
         }
     }
-    let seconds: f64 = flags.get_or("--move-time", 1.0)?;
+    let seconds: f64 = flags.require("--move-time")?;
     if !(0.001..=3600.0).contains(&seconds) {
         return Err(super::args::expected("--move-time", "seconds from 0.001 to 3600", &seconds.to_string()));
     }
@@ -207,7 +212,7 @@ fn config(flags: &Parsed) -> Result<SimConfig, CliError> {
     }
     // More threads than cores only add memory (each holds its boards): use the cores.
     let threads = threads.min(cores);
-    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
+    let seed = shared::seed(flags)?;
     let shard = match flags.text("--shard") {
         None => None,
         Some(text) => Some(shard(text, games)?),
@@ -528,13 +533,30 @@ fn forfeits_member(list: &[(String, u64)]) -> String {
 /// The most bytes of one report `merge` reads.
 const MAX_REPORT: u64 = crate::limits::JSON_BYTES as u64;
 
+/// `simulate merge`'s arguments, read.
+#[derive(Debug)]
+pub(crate) struct MergeConfig {
+    /// `--format`.
+    pub format: Format,
+    /// The shards' files (`-`: standard input).
+    pub files: Vec<String>,
+}
+
+impl MergeConfig {
+    /// Reads `simulate merge`'s arguments.
+    /// Pre: `p` was parsed by [`MERGE_COMMAND`]. Post: `Err(Usage)` for a bad format.
+    pub(crate) fn read(p: &Parsed) -> Result<MergeConfig, CliError> {
+        Ok(MergeConfig { format: Format::read(p, &["json", "text", "csv"])?, files: p.operands().to_vec() })
+    }
+}
+
 /// Runs `simulate merge`.
 /// Pre: none. Post: on `Ok`, the merged report is on stdout; on `Err` nothing is.
 pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let format = flags.choice("--format", &["json", "text", "csv"])?;
+    let MergeConfig { format, files } = MergeConfig::read(flags)?;
     let mut shards = Vec::new();
     let mut stdin_read = false;
-    for path in flags.operands() {
+    for path in &files {
         let bytes = if path == "-" {
             if std::mem::replace(&mut stdin_read, true) {
                 return Err(CliError::Usage("`-` (standard input) given twice".into()));
@@ -553,9 +575,9 @@ pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         e => CliError::Invalid(e.to_string()),
     })?;
     let report = match format {
-        Some("text") => merged_text(&merged),
-        Some("csv") => csv(&merged.stats),
-        _ => {
+        Format::Text => merged_text(&merged),
+        Format::Csv => csv(&merged.stats),
+        Format::Json => {
             let tail = merged.forfeits.as_deref().map(forfeits_member).unwrap_or_default();
             json_document(merged.games, &merged.fields, &merged.stats, &tail)
         }
@@ -583,4 +605,35 @@ fn merged_text(m: &merge::Merged) -> String {
         out.push_str(&forfeit_lines(&bots, m.games, (m.rows * m.cols) as usize));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = SimulateConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.sim.games, c.sim.seed, c.sim.rows, c.sim.cols), (1_000_000, 2021, 10, 10));
+        assert_eq!(c.sim.strategies, ["random", "linear", "smart", "prob"]);
+        assert_eq!((c.format, c.svg, c.sim.shard), (Format::Text, None, None));
+        assert_eq!(c.sim.move_time, Duration::from_secs(1));
+        let words =
+            ["--games", "40", "--seed", "9", "--rules", "classic", "--format=csv", "--shard", "1/4", "--threads", "1"];
+        let c = SimulateConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.sim.games, c.sim.seed, c.sim.shard, c.sim.threads), (40, 9, Some((1, 4)), 1));
+        assert_eq!((c.format, c.sim.rules.preset_name()), (Format::Csv, "classic"));
+        assert!(!c.sim.strategies.contains(&"prob".to_string()), "prob cannot play classic: all that can");
+        let e = |w: &[&str]| SimulateConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--games", "0"]), "--games: at least 1 game");
+        assert_eq!(e(&["--format", "xml"]), "--format: expected text, csv or json, got `xml`");
+        assert_eq!(e(&["--threads", "0"]), "--threads: expected a whole number from 1 to 1024, got `0`");
+    }
+
+    #[test]
+    fn merge_reads_its_format_and_files() {
+        let c = MergeConfig::read(&MERGE_COMMAND.parse_words(&["a.json", "-"])).unwrap();
+        assert_eq!((c.format, c.files), (Format::Json, vec!["a.json".to_string(), "-".to_string()]));
+        assert!(MergeConfig::read(&MERGE_COMMAND.parse_words(&["--format", "xml"])).is_err());
+    }
 }

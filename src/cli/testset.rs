@@ -2,7 +2,8 @@
 //! outputs in a judge's layout.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::check::{builtin_cases, seconds, CASE_FLAGS};
+use super::check::{seconds, CaseFlags, CASE_FLAGS};
+use super::shared::FORMAT;
 use super::{CliError, Streams};
 use crate::tools::grading::cases::Origin;
 use crate::tools::grading::testset::{self, Layout};
@@ -10,7 +11,7 @@ use std::path::Path;
 
 const FLAGS: &[Flag] = &[
     Flag::value("--out", "DIR", "write the test set into DIR (created when missing)"),
-    Flag::value("--format", "F", "mooshak, kattis or domjudge"),
+    FORMAT.with_help("mooshak, kattis or domjudge").without_default(),
     Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge").default("2"),
     Flag::switch(
         "--force",
@@ -42,18 +43,42 @@ only when complete: a failure leaves the old set as it was.
     extra: None,
 };
 
+/// `testset`'s arguments, read and checked.
+#[derive(Debug)]
+pub(crate) struct TestsetConfig {
+    /// `--out DIR`.
+    pub dir: String,
+    /// `--format`: the judge's layout.
+    pub layout: Layout,
+    /// `--time-limit` in seconds.
+    pub time_limit: f64,
+    /// The cases to write.
+    pub cases: CaseFlags,
+    /// `--force`.
+    pub force: bool,
+}
+
+impl TestsetConfig {
+    /// Reads `testset`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad or missing value.
+    pub(crate) fn read(p: &Parsed) -> Result<TestsetConfig, CliError> {
+        let dir: String = p.require("--out")?;
+        let layout = match p.choice(FORMAT.name, &["mooshak", "kattis", "domjudge"])? {
+            Some(name) => Layout::from_name(name).ok_or_else(|| CliError::Usage(format!("--format: `{name}`")))?,
+            None => return Err(CliError::Usage("--format is required: mooshak, kattis or domjudge".into())),
+        };
+        let time_limit = seconds(p, "--time-limit")?;
+        let cases = CaseFlags::read(p)?;
+        Ok(TestsetConfig { dir, layout, time_limit, cases, force: p.has("--force") })
+    }
+}
+
 /// Runs `testset`.
 /// Pre: none. Post: the files are written and one summary line is on stdout.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let dir: String = p.require("--out")?;
-    let layout = match p.choice("--format", &["mooshak", "kattis", "domjudge"])? {
-        Some(name) => Layout::from_name(name).ok_or_else(|| CliError::Usage(format!("--format: `{name}`")))?,
-        None => return Err(CliError::Usage("--format is required: mooshak, kattis or domjudge".into())),
-    };
-    let time_limit = seconds(p, "--time-limit")?;
-    let cases = builtin_cases(p)?;
-    let files =
-        testset::write(Path::new(&dir), layout, &cases, time_limit, p.has("--force")).map_err(CliError::Invalid)?;
+    let TestsetConfig { dir, layout, time_limit, cases, force } = TestsetConfig::read(p)?;
+    let cases = cases.cases()?;
+    let files = testset::write(Path::new(&dir), layout, &cases, time_limit, force).map_err(CliError::Invalid)?;
     let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
     writeln!(
         io.stdout,
@@ -64,4 +89,19 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         count(Origin::Random)
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = TestsetConfig::read(&COMMAND.parse_words(&["--out", "d", "--format", "kattis"])).unwrap();
+        assert_eq!((c.dir.as_str(), c.time_limit, c.force, c.cases.random), ("d", 2.0, false, 300));
+        let e = |w: &[&str]| TestsetConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        assert_eq!(e(&["--out", "d"]), "--format is required: mooshak, kattis or domjudge");
+        assert_eq!(e(&["--format", "kattis"]), "--out is required (see --help)");
+        assert_eq!(e(&["--out", "d", "--format", "x"]), "--format: expected mooshak, kattis or domjudge, got `x`");
+    }
 }

@@ -2,20 +2,54 @@
 //! then the judge's own output.
 
 use super::args::{Command, Flag, Operands, Parsed};
-use super::game::{self, RULE_FLAGS};
+use super::game::{RuleFlags, RULE_FLAGS};
+use super::shared::{self, ColorWhen, Format, COLOR, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
 use crate::game::input;
 use crate::scan::referee::Referee;
-use crate::strategy::{self, DEFAULT_SEED};
+use crate::strategy;
 use crate::tools::trace::{TraceOptions, Tracer};
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--strategy", "NAME", "trace NAME, not the strategy on the input's first line"),
-    super::COLOR_FLAG,
+    STRATEGY.with_help("trace NAME, not the strategy on the input's first line"),
+    COLOR,
     Flag::value("--limit", "N", "show only the first N scans, then how many more there\nwere, then the judge's output (needed over 10,000 cells;\na trace that could write over 1 GiB is refused)"),
-    Flag::value("--format", "F", "text, or json: JSON Lines, one object per scan").default("text"),
-    Flag::value("--seed", "S", "seed of the random choices of random and bayes").default("2021"),
+    FORMAT.with_help("text, or json: JSON Lines, one object per scan"),
+    SEED,
 ];
+
+/// `trace`'s flags, read.
+#[derive(Debug)]
+pub(crate) struct TraceConfig {
+    /// `--format json`.
+    pub json: bool,
+    /// `--color`.
+    pub color: ColorWhen,
+    /// `--limit`: the scans shown at most.
+    pub limit: Option<usize>,
+    /// `--seed`.
+    pub seed: u64,
+    /// The rule flags.
+    pub rules: RuleFlags,
+    /// `--strategy`: instead of the input's.
+    pub strategy: Option<String>,
+    /// The input file; `None` (or `-`) for standard input.
+    pub input: Option<String>,
+}
+
+impl TraceConfig {
+    /// Reads `trace`'s arguments.
+    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value.
+    pub(crate) fn read(p: &Parsed) -> Result<TraceConfig, CliError> {
+        let json = Format::read(p, &["text", "json"])? == Format::Json;
+        let color = ColorWhen::read(p)?;
+        let limit = p.get("--limit")?;
+        let seed = shared::seed(p)?;
+        let rules = RuleFlags::read(p)?;
+        let (strategy, input) = (shared::strategy(p), p.operands().first().cloned());
+        Ok(TraceConfig { json, color, limit, seed, rules, strategy, input })
+    }
+}
 
 /// The largest board traced without `--limit`.
 pub(crate) const MAX_UNLIMITED_CELLS: usize = 10_000;
@@ -108,18 +142,16 @@ OUTPUT
 /// output (or the usage text for `--help`); bad flags or input give `Err` with nothing
 /// on stdout.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let json = super::wants_json(flags)?;
-    let color = super::use_color(flags, io.stdout_tty)? && !json;
-    let limit: Option<usize> = flags.get("--limit")?;
-    let seed = flags.get_or("--seed", DEFAULT_SEED)?;
-    let rules = game::rules(flags)?;
+    let config = TraceConfig::read(flags)?;
+    let (json, limit, seed) = (config.json, config.limit, config.seed);
+    let color = config.color.wanted(io.stdout_tty) && !json;
     let input = {
         let hint = "`spot-the-ships trace --help` for the format";
-        let mut reader = open_input(flags, io.stdin, io.stderr, io.stdin_tty, hint)?;
-        input::read_under(&mut *reader, &strategy::NAMES, &rules)?
+        let mut reader = open_input(config.input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
+        input::read_under(&mut *reader, &strategy::NAMES, &config.rules.rules)?
     };
     let board = input.board;
-    game::check_fleet(flags, &rules, board.rules().fleet())?;
+    config.rules.check_fleet(board.rules().fleet())?;
     let cells = board.rows().saturating_mul(board.cols());
     if limit.is_none() && cells > MAX_UNLIMITED_CELLS {
         return Err(CliError::Usage(format!(
@@ -127,7 +159,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
              only the first N scans (boards of up to {MAX_UNLIMITED_CELLS} cells need no limit)"
         )));
     }
-    let name = flags.text("--strategy").unwrap_or(&input.strategy);
+    let name = config.strategy.as_deref().unwrap_or(&input.strategy);
     if name == "all" {
         return Err(CliError::Usage(
             "--strategy all: a trace follows one strategy; try `spot-the-ships --strategy all FILE` to compare them"
@@ -156,4 +188,21 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut tracer)?;
     tracer.finish(&record)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_defaults_flags_and_bad_values() {
+        let c = TraceConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        assert_eq!((c.json, c.color, c.limit, c.seed, c.strategy), (false, ColorWhen::Auto, None, 2021, None));
+        let words = ["--format", "json", "--color", "never", "--limit", "5", "--seed", "1", "--strategy", "smart"];
+        let c = TraceConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        assert_eq!((c.json, c.color, c.limit, c.seed), (true, ColorWhen::Never, Some(5), 1));
+        assert_eq!(c.strategy.as_deref(), Some("smart"));
+        let e = TraceConfig::read(&COMMAND.parse_words(&["--limit", "x"])).unwrap_err().to_string();
+        assert_eq!(e, "--limit: expected a whole number, got `x`");
+    }
 }

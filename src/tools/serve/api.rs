@@ -150,7 +150,7 @@ fn advise(req: &Request) -> Response {
         if grid.rows().saturating_mul(grid.cols()) > SERVE_CELLS {
             return Err(Response::error(413, &format!("the grid has more than {SERVE_CELLS} cells")));
         }
-        let report = request.report(&flags, &grid).map_err(cli_error)?;
+        let report = request.report(&grid).map_err(cli_error)?;
         Ok(Response::json(200, report))
     };
     run().unwrap_or_else(|e| e)
@@ -370,7 +370,7 @@ fn trace(req: &Request) -> Response {
         let board = match get("ships") {
             None => crate::cli::referee::board(&flags).map_err(cli_error)?,
             Some(text) => {
-                let rules = crate::cli::game::rules(&flags).map_err(cli_error)?;
+                let rules = crate::cli::game::RuleFlags::read(&flags).map_err(cli_error)?.rules;
                 let (rows, cols) = rules.bay();
                 let ships = parse_ships(text).map_err(|e| Response::error(400, &e))?;
                 Board::with_rules(rows, cols, ships, &rules).map_err(|e| Response::error(422, &e.to_string()))?
