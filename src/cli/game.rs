@@ -5,6 +5,7 @@ use super::args::{Flag, Parsed};
 use super::CliError;
 use crate::game::fleet::Fleet;
 use crate::game::rules::{Rules, RulesError, Sunk};
+use crate::limits::FLEET_FILE_BYTES;
 
 /// The preset of the rules where `--rules` is not given.
 pub(crate) const DEFAULT_PRESET: &str = "problem-g";
@@ -120,20 +121,17 @@ impl RuleFlags {
     }
 }
 
-/// The most bytes a fleet file may have.
-const MAX_FLEET_FILE: u64 = 1 << 20;
-
-/// Reads a fleet file of at most [`MAX_FLEET_FILE`] bytes.
+/// Reads a fleet file of at most [`FLEET_FILE_BYTES`] bytes.
 fn read_fleet_file(path: &str) -> Result<String, CliError> {
     use std::io::Read;
     let file =
         std::fs::File::open(path).map_err(|e| CliError::Usage(format!("--fleet-file: cannot open `{path}`: {e}")))?;
     let mut bytes = Vec::new();
-    file.take(MAX_FLEET_FILE + 1)
+    file.take(FLEET_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::Usage(format!("--fleet-file: reading `{path}`: {e}")))?;
-    if bytes.len() as u64 > MAX_FLEET_FILE {
-        return Err(CliError::Usage(format!("--fleet-file: `{path}` is larger than {MAX_FLEET_FILE} bytes")));
+    if bytes.len() as u64 > FLEET_FILE_BYTES {
+        return Err(CliError::Usage(format!("--fleet-file: `{path}` is larger than {FLEET_FILE_BYTES} bytes")));
     }
     String::from_utf8(bytes).map_err(|_| CliError::Usage(format!("--fleet-file: `{path}` is not UTF-8 text")))
 }

@@ -6,6 +6,8 @@ use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
 use super::shared::{self, Format, FORMAT, SEED};
 use super::{CliError, Streams};
 use crate::game::rules::Rules;
+use crate::limits::BOT_NAME_CHARS;
+use crate::limits::SIMULATE_GAMES;
 use crate::strategy;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
@@ -99,9 +101,6 @@ once, all from the same run: same games, bay, fleet, rules, seed, strategies.
     extra: None,
 };
 
-/// The most games one run plays (about a day of the fastest strategies on two cores).
-pub(crate) const MAX_GAMES: u64 = 10_000_000_000;
-
 /// Runs `simulate`.
 /// Pre: none. Post: on `Ok`, the report is on stdout (and the SVG in its file).
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
@@ -169,8 +168,10 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
     if games == 0 {
         return Err(CliError::Usage("--games: at least 1 game".into()));
     }
-    if games > MAX_GAMES {
-        return Err(CliError::Usage(format!("--games: at most {MAX_GAMES} games in one run (split a larger study)")));
+    if games > SIMULATE_GAMES {
+        return Err(CliError::Usage(format!(
+            "--games: at most {SIMULATE_GAMES} games in one run (split a larger study)"
+        )));
     }
     let rules = RuleFlags::read(flags)?.rules;
     let (rows, cols) = BayFlags::read(flags)?.or_rules(&rules)?;
@@ -220,9 +221,6 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
     Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard, bots, move_time, forfeit_as_max })
 }
 
-/// The longest name of a bot.
-const MAX_BOT_NAME: usize = 32;
-
 /// The bots of `--bot NAME=CMD`: each name and its command split into words.
 fn bot_list(flags: &Parsed) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let mut bots: Vec<(String, Vec<String>)> = Vec::new();
@@ -232,9 +230,9 @@ fn bot_list(flags: &Parsed) -> Result<Vec<(String, Vec<String>)>, CliError> {
         };
         let name = name.trim();
         let fits = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
-        if name.is_empty() || name.len() > MAX_BOT_NAME || !name.chars().all(fits) {
+        if name.is_empty() || name.len() > BOT_NAME_CHARS || !name.chars().all(fits) {
             return Err(CliError::Usage(format!(
-                "--bot: `{}` is not a bot name (1 to {MAX_BOT_NAME} letters, digits, '-', '_' or '.')",
+                "--bot: `{}` is not a bot name (1 to {BOT_NAME_CHARS} letters, digits, '-', '_' or '.')",
                 crate::render::words::shown(name.as_bytes())
             )));
         }
@@ -530,9 +528,6 @@ fn forfeits_member(list: &[(String, u64)]) -> String {
     format!(", \"forfeits\": [{}]", items.join(", "))
 }
 
-/// The most bytes of one report `merge` reads.
-const MAX_REPORT: u64 = crate::limits::JSON_BYTES as u64;
-
 /// `simulate merge`'s arguments, read.
 #[derive(Debug)]
 pub(crate) struct MergeConfig {
@@ -561,11 +556,11 @@ pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             if std::mem::replace(&mut stdin_read, true) {
                 return Err(CliError::Usage("`-` (standard input) given twice".into()));
             }
-            super::read_limited(&mut *io.stdin, "standard input", MAX_REPORT)?
+            super::read_limited(&mut *io.stdin, "standard input", crate::limits::JSON_BYTES as u64)?
         } else {
             let mut file =
                 std::fs::File::open(path).map_err(|e| CliError::Invalid(format!("cannot open `{path}`: {e}")))?;
-            super::read_limited(&mut file, &format!("`{path}`"), MAX_REPORT)?
+            super::read_limited(&mut file, &format!("`{path}`"), crate::limits::JSON_BYTES as u64)?
         };
         let text = String::from_utf8(bytes).map_err(|_| CliError::Invalid(format!("`{path}` is not UTF-8 text")))?;
         shards.push(merge::read(path, &text).map_err(|e| CliError::Invalid(e.to_string()))?);

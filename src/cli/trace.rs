@@ -6,6 +6,8 @@ use super::game::{RuleFlags, RULE_FLAGS};
 use super::shared::{self, ColorWhen, Format, COLOR, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
 use crate::game::input;
+use crate::limits::TRACE_OUTPUT_BYTES;
+use crate::limits::TRACE_UNLIMITED_CELLS;
 use crate::scan::referee::Referee;
 use crate::strategy;
 use crate::tools::trace::{TraceOptions, Tracer};
@@ -51,14 +53,6 @@ impl TraceConfig {
     }
 }
 
-/// The largest board traced without `--limit`.
-pub(crate) const MAX_UNLIMITED_CELLS: usize = 10_000;
-
-/// The most bytes a trace may write (1 GiB): a trace that could pass it is refused
-/// before it starts, with the figure; the writer stops at it too (colour can add more
-/// than the estimate counts).
-pub(crate) const MAX_OUTPUT: u64 = 1 << 30;
-
 /// About how many bytes a trace of a `rows` x `cols` board writes without colour:
 /// `(per scan, once)`. Each scan draws the board (four spaces before each row), plus
 /// its lines of text and, for prob on small boards, the likelihood matrix; once, the
@@ -71,7 +65,7 @@ fn output_estimate(rows: usize, cols: usize, matrix: bool) -> (u64, u64) {
     (board.saturating_add(matrix).saturating_add(200), rows.saturating_mul(cols.saturating_add(1)).saturating_add(200))
 }
 
-/// A writer that refuses to write past [`MAX_OUTPUT`] bytes.
+/// A writer that refuses to write past [`TRACE_OUTPUT_BYTES`] bytes.
 struct Capped<'a> {
     inner: &'a mut dyn std::io::Write,
     written: u64,
@@ -79,9 +73,9 @@ struct Capped<'a> {
 
 impl std::io::Write for Capped<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.written.saturating_add(buf.len() as u64) > MAX_OUTPUT {
+        if self.written.saturating_add(buf.len() as u64) > TRACE_OUTPUT_BYTES {
             return Err(std::io::Error::other(format!(
-                "the trace reached the output cap of {MAX_OUTPUT} bytes: give a smaller --limit"
+                "the trace reached the output cap of {TRACE_OUTPUT_BYTES} bytes: give a smaller --limit"
             )));
         }
         let n = self.inner.write(buf)?;
@@ -153,10 +147,10 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let board = input.board;
     config.rules.check_fleet(board.rules().fleet())?;
     let cells = board.rows().saturating_mul(board.cols());
-    if limit.is_none() && cells > MAX_UNLIMITED_CELLS {
+    if limit.is_none() && cells > TRACE_UNLIMITED_CELLS {
         return Err(CliError::Usage(format!(
             "the board has {cells} cells, and a trace draws the whole board after every scan: give --limit N to show \
-             only the first N scans (boards of up to {MAX_UNLIMITED_CELLS} cells need no limit)"
+             only the first N scans (boards of up to {TRACE_UNLIMITED_CELLS} cells need no limit)"
         )));
     }
     let name = config.strategy.as_deref().unwrap_or(&input.strategy);
@@ -173,11 +167,11 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let (rows, cols) = (board.rows(), board.cols());
     let (per_scan, once) = output_estimate(rows, cols, matrix);
     let estimate = (shown as u64).saturating_mul(per_scan).saturating_add(once);
-    if estimate > MAX_OUTPUT {
-        let fits = MAX_OUTPUT.saturating_sub(once) / per_scan.max(1);
+    if estimate > TRACE_OUTPUT_BYTES {
+        let fits = TRACE_OUTPUT_BYTES.saturating_sub(once) / per_scan.max(1);
         return Err(CliError::Usage(format!(
             "{shown} scans of a {rows}x{cols} board would write about {estimate} bytes, more than the output cap of \
-             {MAX_OUTPUT} bytes (1 GiB): give --limit {fits} or less"
+             {TRACE_OUTPUT_BYTES} bytes (1 GiB): give --limit {fits} or less"
         )));
     }
     let mut sonar = Referee::new(&board);

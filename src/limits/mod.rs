@@ -51,6 +51,21 @@ pub const CASES_DEPTH: usize = 8;
 /// The most input/output pairs `check --cases` reads.
 pub const CASES_PAIRS: usize = 100_000;
 
+/// The most bytes a fleet file may have (`--fleet-file`): a fleet of the most ships
+/// ([`SHIPS`]) drawn one line each fits, and reading stays cheap.
+pub const FLEET_FILE_BYTES: u64 = 1 << 20;
+
+/// The longest name of a `simulate --bot` (it heads a column of the report).
+pub const BOT_NAME_CHARS: usize = 32;
+
+/// The largest board `trace` follows without `--limit`, in cells.
+pub const TRACE_UNLIMITED_CELLS: usize = 10_000;
+
+/// The most bytes a trace may write (1 GiB): a trace that could pass it is refused
+/// before it starts, with the figure; the writer stops at it too (colour can add more
+/// than the estimate counts).
+pub const TRACE_OUTPUT_BYTES: u64 = 1 << 30;
+
 // Boards: the largest each part plays (a board is rows x cols cells).
 
 /// The largest board accepted, in cells (judge inputs, `generate`, `play`): the
@@ -90,3 +105,7 @@ pub const BAYES_GAME_WORK: u64 = 250_000_000;
 /// Longest a build command may run: a safety net, not a time limit (builds are
 /// untimed, as Mooshak's compile step is not part of any test's time).
 pub const BUILD_TIME: Duration = Duration::from_secs(600);
+
+/// The most games one `simulate` run plays (about a day of the fastest strategies on
+/// two cores): a larger study is split into shards and merged.
+pub const SIMULATE_GAMES: u64 = 10_000_000_000;

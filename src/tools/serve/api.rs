@@ -359,7 +359,8 @@ fn trace(req: &Request) -> Response {
             }
         }
         let name = get("strategy").unwrap_or("density");
-        let seed = get("seed").unwrap_or("2021");
+        let default_seed = crate::strategy::DEFAULT_SEED.to_string();
+        let seed = get("seed").unwrap_or(&default_seed);
         let mut args = vec!["--seed".to_string(), seed.to_string()];
         for k in ["rules", "touch", "sunk", "fleet"] {
             if let Some(v) = get(k) {
