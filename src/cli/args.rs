@@ -338,6 +338,20 @@ impl Parsed {
 
 #[cfg(test)]
 impl Command {
+    /// A command named `t` with these flag groups and nothing else (for tests of flags
+    /// shared by several commands).
+    pub(crate) const fn for_tests(groups: &'static [(&'static str, &'static [Flag])]) -> Command {
+        Command {
+            name: "t",
+            summary: "a test",
+            usage: &["t"],
+            groups,
+            operands: Operands::None,
+            after: "",
+            extra: None,
+        }
+    }
+
     /// The arguments `words` read against this table (for the configs' tests).
     /// Pre: the words parse. Post: panics otherwise.
     pub(crate) fn parse_words(&self, words: &[&str]) -> Parsed {

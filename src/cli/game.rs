@@ -169,22 +169,14 @@ impl BayFlags {
 
 #[cfg(test)]
 mod tests {
-    use super::super::args::{Command, Operands};
+    use super::super::args::Command;
     use super::*;
 
     const FLAGS: &[Flag] = &[ROWS, COLS];
-    const CMD: Command = Command {
-        name: "t",
-        summary: "a test",
-        usage: &["t"],
-        groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
-        operands: Operands::None,
-        after: "",
-        extra: None,
-    };
+    const CMD: Command = Command::for_tests(&[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)]);
 
     fn parse(args: &[&str]) -> Parsed {
-        CMD.parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>()).unwrap()
+        CMD.parse_words(args)
     }
 
     #[test]

@@ -113,22 +113,14 @@ impl ColorWhen {
 
 #[cfg(test)]
 mod tests {
-    use super::super::args::{Command, Operands};
+    use super::super::args::Command;
     use super::*;
 
     const FLAGS: &[Flag] = &[SEED, STRATEGY, FORMAT, COORDS, COLOR];
-    const CMD: Command = Command {
-        name: "t",
-        summary: "a test",
-        usage: &["t"],
-        groups: &[("OPTIONS", FLAGS)],
-        operands: Operands::None,
-        after: "",
-        extra: None,
-    };
+    const CMD: Command = Command::for_tests(&[("OPTIONS", FLAGS)]);
 
     fn parse(args: &[&str]) -> Parsed {
-        CMD.parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>()).unwrap()
+        CMD.parse_words(args)
     }
 
     #[test]
