@@ -303,6 +303,10 @@ fn a_sunk_answer_where_the_rules_announce_none_lists_only_what_they_allow() {
     let classic = ["--rules", "classic", "--rows", "10", "--cols", "10", "--strategy", "density"];
     let (_, _, notes) = play_at_terminal(&classic, "x\n");
     assert!(notes.contains("type hit, miss, sunk NAME, sunk, h, m, 1, 0, or undo"), "{notes}");
+    // So does the first line: sunk only where the rules announce it.
+    assert!(notes.contains("with hit or miss, or sunk NAME when it completes the ship NAME (or undo)"), "{notes}");
+    let (_, _, notes) = play_at_terminal(&["--rows", "2", "--cols", "2", "--cells", "1"], "x\n");
+    assert!(notes.contains("with hit or miss (or undo)"), "{notes}");
 }
 
 #[test]

@@ -7,6 +7,7 @@ use super::shared::{self, ColorWhen, COLOR, COORDS, SEED, STRATEGY};
 use super::{CliError, Streams};
 use crate::game::board::Board;
 use crate::game::placement::Placer;
+use crate::game::rules::Sunk;
 use crate::scan::observer::ScanObserver;
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::sonar::ProbeError;
@@ -304,7 +305,17 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
     strategy::for_rules(name, seed, &game.rules).map_err(|e| CliError::Usage(e.to_string()))?;
     if io.stdin_tty {
         let ask = if letters { "`? B7`" } else { "`? row col`" };
-        writeln!(io.stderr, "{name} is probing a {rows}x{cols} bay: answer each {ask} with hit or miss (or undo)")?;
+        // The answers these rules allow, and no other (a sunk answer only where they
+        // announce sunk ships).
+        let sunk = match game.rules.sunk() {
+            Sunk::None => "",
+            Sunk::Yes => ", or sunk when it completes a ship",
+            Sunk::Named => ", or sunk NAME when it completes the ship NAME",
+        };
+        writeln!(
+            io.stderr,
+            "{name} is probing a {rows}x{cols} bay: answer each {ask} with hit or miss{sunk} (or undo)"
+        )?;
     }
     let retry = io.stdin_tty;
     let draw = io.stdin_tty && rows.saturating_mul(cols) <= DRAWN_CELLS;
