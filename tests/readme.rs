@@ -213,7 +213,8 @@ fn output_of(command: &str, (dir, status): (&Path, i32), block: &Path, limit: Du
     };
     let text = std::fs::read(&out_file).unwrap_or_default();
     let _ = std::fs::remove_file(&out_file);
-    let ended_in = std::fs::read_to_string(&cwd_file).map_or_else(|_| dir.to_path_buf(), |p| PathBuf::from(p.trim_end()));
+    let ended_in =
+        std::fs::read_to_string(&cwd_file).map_or_else(|_| dir.to_path_buf(), |p| PathBuf::from(p.trim_end()));
     (String::from_utf8_lossy(&text).into_owned(), ended_in, status)
 }
 

@@ -284,9 +284,14 @@ impl Parity {
             return Ok(());
         }
         self.spacing = l;
-        // The offset leaving the fewest lattice cells that may hold an L ship.
-        let need = lattice_need(scan, l).map_err(|e| scan.out_of_memory(e))?;
-        self.offset = (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0);
+        // The offset leaving the fewest lattice cells that may hold an L ship (with
+        // `L = 1` there is one offset, and nothing to count).
+        self.offset = if l == 1 {
+            0
+        } else {
+            let need = lattice_need(scan, l).map_err(|e| scan.out_of_memory(e))?;
+            (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0)
+        };
         self.fill_keys(scan).map_err(|e| scan.out_of_memory(e))
     }
 
