@@ -24,11 +24,13 @@
 //! an afloat size through it and the line of hits it extends, and only sunk answers
 //! take ships off the fleet.
 //!
-//! Keys are kept as one byte per cell in a [`Ranking`] (a max-tree over blocks of cells
-//! that finds the first cell of the highest key): a probe or an elimination changes
-//! only the keys of cells within `L` along its row and column and within distance 2.
-//! So large boards cost a little over a byte per cell, O(log n) per changed key, and
-//! one O(n L) rebuild per lattice change.
+//! Keys are kept as one byte per cell in a [`Ranking`] (a tree over blocks of cells
+//! that finds the first cell of the highest key). A probe or an elimination moves only
+//! the keys of cells within distance 2 (their neighbour scores) and of the few lattice
+//! cells within `L - 1` along its row and column (their placements), and each is moved
+//! by the change at once, not recomputed ([`Parity::blocked`]). So large boards cost a
+//! little over a byte per cell, a few tree walks per probe, and one pass over the board
+//! per lattice change.
 
 use super::ScanStrategy;
 use crate::game::cellset::CellSet;
@@ -45,9 +47,6 @@ use crate::strategy::ranking::Ranking;
 
 /// A hunting key: placements of an `L` ship through the cell, then the neighbour score.
 type Key = (u32, u32);
-
-/// Noted cells that make [`Parity::touched`] ask for a flush at the next elimination.
-const PENDING: usize = 1 << 12;
 
 /// A key as one byte that orders keys as the pairs do: placements (at most 10: 2L with
 /// L <= 5) times 18, plus the neighbour score plus one (at most 17); 0 for `(0, 0)`.
@@ -69,10 +68,6 @@ pub struct Parity {
     offset: usize,
     /// The key of each cell, as [`rank`]s.
     keys: Ranking,
-    /// Lattice cells whose keys may have changed since the last hunt (see `touched`).
-    pending: Vec<u32>,
-    /// True when `pending` is long enough to be flushed at once.
-    flush_now: bool,
     /// Unfinished runs of hits, each in row-major order.
     runs: Vec<Vec<Position>>,
     /// True when ships may touch: nothing is eliminated, runs are not ships.
@@ -251,7 +246,9 @@ impl Parity {
         (MIN_SHIP..=MAX_SHIP).rev().find(|&s| self.may_be(s)).unwrap_or(MIN_SHIP)
     }
 
-    /// The hunting key of `pos` on the current lattice (`(0, 0)`: not worth a probe).
+    /// The hunting key of `pos` on the current lattice (`(0, 0)`: not worth a probe),
+    /// from scratch: the plain reference the kept keys are tested against.
+    #[cfg(test)]
     fn key_of(&self, scan: &Scan<'_>, pos: Position) -> Key {
         if (pos.row + pos.col) % self.spacing.max(1) != self.offset {
             return (0, 0);
@@ -280,12 +277,6 @@ impl Parity {
         n
     }
 
-    /// Recomputes the key of `pos`.
-    fn refresh(&mut self, scan: &Scan<'_>, pos: Position) {
-        let key = rank(self.key_of(scan, pos));
-        self.keys.set(pos.index(self.cols), key);
-    }
-
     /// Lays the lattice for the longest possible size again if it changed.
     fn relay(&mut self, scan: &Scan<'_>) -> Result<(), ScanError> {
         let l = self.longest();
@@ -293,91 +284,164 @@ impl Parity {
             return Ok(());
         }
         self.spacing = l;
-        let cells = self.rows * self.cols;
-        // The offset leaving the fewest lattice cells that may hold an L ship.
-        let need = lattice_need(scan, l).map_err(|e| scan.out_of_memory(e))?;
-        self.offset = (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0);
-        let cols = self.cols;
-        let mut keys = std::mem::take(&mut self.keys);
-        let filled = keys.fill(cells, |i| rank(self.key_of(scan, Position::from_index(i, cols))));
-        self.keys = keys;
-        self.pending.clear();
-        filled.map_err(|e| scan.out_of_memory(e))
+        // The offset leaving the fewest lattice cells that may hold an L ship (with
+        // `L = 1` there is one offset, and nothing to count).
+        self.offset = if l == 1 {
+            0
+        } else {
+            let need = lattice_need(scan, l).map_err(|e| scan.out_of_memory(e))?;
+            (0..l).min_by_key(|&k| need.get(k).copied().unwrap_or(0)).unwrap_or(0)
+        };
+        self.fill_keys(scan).map_err(|e| scan.out_of_memory(e))
     }
 
-    /// Notes the keys a change of `pos` may affect: cells within the lattice spacing
-    /// along its row and column (their runs of unknown cells), and cells within distance
-    /// 2 (their neighbour scores). Only lattice cells are noted (every other key is 0
-    /// and stays 0); [`Parity::flush`] recomputes them, each once, before the next hunt.
-    fn touched(&mut self, pos: Position) {
-        let l = self.spacing.max(1);
-        let reach = self.spacing.max(2);
-        let (rows, cols, offset) = (self.rows, self.cols, self.offset);
-        let (r, c) = (pos.row, pos.col);
-        let base = (r + c) % l;
-        let mut note = |row: usize, col: usize| {
-            if row < rows && col < cols {
-                self.pending.push((row * cols + col) as u32);
+    /// Sets every key from the record, as [`Parity::key_of`] gives it
+    /// (`tests::incremental_keys_match_a_full_recompute`), a row at a time: the score of a
+    /// cell adds the sides of its unknown neighbours ([`neighbour_score`]), so each
+    /// unknown cell's sides are counted once, into one of three rows kept at hand (the
+    /// rows above, at and below the row being filled).
+    fn fill_keys(&mut self, scan: &Scan<'_>) -> Result<(), OutOfMemory> {
+        let (rows, cols) = (self.rows, self.cols);
+        let (l, offset) = (self.spacing.max(1), self.offset);
+        let is_water = |p: Position| matches!(scan.state(p), CellState::Miss | CellState::Eliminated);
+        // The sides of each cell of row `r` that is unknown (0 for the others).
+        let sides_of = |r: usize, out: &mut [u8]| {
+            for (c, s) in out.iter_mut().enumerate() {
+                let p = Position::new(r, c);
+                *s = if r < rows && scan.state(p) == CellState::Unknown {
+                    Direction::ORTHOGONAL
+                        .iter()
+                        .map(|&d| p.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w))))
+                        .sum()
+                } else {
+                    0
+                };
             }
         };
-        // The smallest distance d >= 1 with d = residue (mod l).
-        let first = |residue: usize| if residue == 0 { l } else { residue };
-        // Cells at +d along the row or column have r + c + d: on the lattice when
-        // d = offset - base (mod l); cells at -d when d = base - offset (mod l).
-        for d in (first((offset + l - base) % l)..=reach).step_by(l) {
-            note(r, c + d);
-            note(r + d, c);
-        }
-        for d in (first((base + l - offset) % l)..=reach).step_by(l) {
-            if let Some(cd) = c.checked_sub(d) {
-                note(r, cd);
+        let mut around = [memory::filled(cols, 0u8)?, memory::filled(cols, 0u8)?, memory::filled(cols, 0u8)?];
+        let mut keys_of_row = memory::filled(cols, 0u8)?;
+        let (mut r, mut c) = (0, 0);
+        let mut keys = std::mem::take(&mut self.keys);
+        let filled = keys.fill(rows * cols, |_| {
+            if c == 0 {
+                // A new row: the sides of the rows at and below it, then its keys.
+                if r == 0 {
+                    sides_of(0, &mut around[1]);
+                } else {
+                    around.rotate_left(1);
+                }
+                sides_of(r + 1, &mut around[2]);
+                keys_of_row.fill(0);
+                let side = |k: usize, x: Option<usize>| around.get(k).and_then(|a| a.get(x?)).copied().unwrap_or(0);
+                for x in (((offset + l) - r % l) % l..cols).step_by(l) {
+                    let p = Position::new(r, x);
+                    if scan.state(p) != CellState::Unknown {
+                        continue;
+                    }
+                    let n = if l == 1 { 1 } else { self.placements(scan, p) };
+                    if n > 0 {
+                        let score =
+                            side(0, Some(x)) + side(2, Some(x)) + side(1, x.checked_sub(1)) + side(1, Some(x + 1));
+                        if let Some(k) = keys_of_row.get_mut(x) {
+                            *k = rank((n as u32, u32::from(score) + 1));
+                        }
+                    }
+                }
             }
-            if let Some(rd) = r.checked_sub(d) {
-                note(rd, c);
+            let key = keys_of_row.get(c).copied().unwrap_or(0);
+            c += 1;
+            if c == cols {
+                (r, c) = (r + 1, 0);
+            }
+            key
+        });
+        self.keys = keys;
+        filled
+    }
+
+    /// Brings the keys up to date after `pos` turned from unknown to known (probed or
+    /// eliminated). It must be called at once, before any other cell changes, so that
+    /// every other key still matches the record: then only the keys `pos` can move are
+    /// touched, each by the change `pos` makes to it, not recomputed
+    /// (`tests::incremental_keys_match_a_full_recompute` holds it to [`Parity::key_of`]
+    /// on every cell).
+    ///
+    /// A key is 0, or `placements * 18 + score + 1` ([`rank`]), so both parts can be read
+    /// back; a key at 0 stays 0 until the next lattice (cells only ever get known, so
+    /// runs only shrink), and a key above 0 is that of an unknown lattice cell.
+    /// - `pos` itself drops to 0.
+    /// - Scores: a cell's score adds, for each unknown neighbour `u`, the sides of `u`
+    ///   that are water, eliminated or edge (`sides(u)`). `pos` leaves the sum of each of
+    ///   its neighbours (minus `sides(pos)`); when `pos` is water or eliminated, each
+    ///   unknown neighbour `u` of `pos` gains a side, so each other neighbour of `u` (two
+    ///   steps from `pos`, never a neighbour of `pos`) gains 1.
+    /// - Placements: a window of `L` cells through a cell and `pos` lies within `L - 1`
+    ///   of both, along a row or a column, so only those cells can lose placements; the
+    ///   lattice holds one of them in each direction, none when `pos` is on the lattice.
+    ///   They are counted again (a few reads each).
+    fn blocked(&mut self, scan: &Scan<'_>, pos: Position) {
+        let (rows, cols) = (self.rows, self.cols);
+        self.keys.set(pos.index(cols), 0);
+        let state = |p: Position| scan.state(p);
+        let is_water = |p: Position| matches!(state(p), CellState::Miss | CellState::Eliminated);
+        let sides: u8 =
+            Direction::ORTHOGONAL.iter().map(|&d| pos.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w)))).sum();
+        let water = is_water(pos);
+        for d in Direction::ORTHOGONAL {
+            let Some(u) = pos.step(d, rows, cols) else { continue };
+            self.shift(u, |k| k.saturating_sub(sides));
+            if water && state(u) == CellState::Unknown {
+                for d2 in Direction::ORTHOGONAL {
+                    match u.step(d2, rows, cols) {
+                        Some(q) if q != pos => self.shift(q, |k| k.saturating_add(1)),
+                        _ => {}
+                    }
+                }
             }
         }
-        if base == offset {
-            note(r, c);
+        let l = self.spacing.max(1);
+        if l == 1 {
+            return; // one placement through every unknown cell, whatever its row
         }
-        // The rest of the diamond of radius 2 (the axis cells are done above).
-        if (base + 2) % l == offset {
-            note(r + 1, c + 1);
+        let (r, c) = (pos.row, pos.col);
+        let base = (r + c) % l;
+        // Cells at +d along the row or column are on the lattice when d = offset - base
+        // (mod l), cells at -d when d = base - offset (mod l); d = l is out of reach.
+        let ahead = (self.offset + l - base) % l;
+        let behind = (base + l - self.offset) % l;
+        let mut near = [None; 4];
+        if ahead > 0 {
+            near[0] = (c + ahead < cols).then(|| Position::new(r, c + ahead));
+            near[1] = (r + ahead < rows).then(|| Position::new(r + ahead, c));
         }
-        if (base + 2 * l - 2) % l == offset && r > 0 && c > 0 {
-            note(r - 1, c - 1);
+        if behind > 0 {
+            near[2] = c.checked_sub(behind).map(|x| Position::new(r, x));
+            near[3] = r.checked_sub(behind).map(|y| Position::new(y, c));
         }
-        if base == offset {
-            if r > 0 {
-                note(r - 1, c + 1);
+        for q in near.into_iter().flatten() {
+            let i = q.index(cols);
+            let key = self.keys.rank(i);
+            if key > 0 {
+                let n = self.placements(scan, q) as u8;
+                // The score part (`key % 18`, already up to date) stays.
+                self.keys.set(i, if n == 0 { 0 } else { n * 18 + key % 18 });
             }
-            if c > 0 {
-                note(r + 1, c - 1);
-            }
-        }
-        if self.pending.len() >= PENDING {
-            self.flush_now = true;
         }
     }
 
-    /// Recomputes the keys noted by [`Parity::touched`].
-    fn flush(&mut self, scan: &Scan<'_>) {
-        let mut pending = std::mem::take(&mut self.pending);
-        pending.sort_unstable();
-        pending.dedup();
-        for &i in &pending {
-            self.refresh(scan, Position::from_index(i as usize, self.cols));
+    /// Changes the key of `pos` by `f` if it is above 0 (an unknown lattice cell with
+    /// placements); a key at 0 stays 0.
+    fn shift(&mut self, pos: Position, f: impl Fn(u8) -> u8) {
+        let i = pos.index(self.cols);
+        let key = self.keys.rank(i);
+        if key > 0 {
+            self.keys.set(i, f(key));
         }
-        pending.clear();
-        self.pending = pending;
-        self.flush_now = false;
     }
 
     fn eliminate(&mut self, scan: &mut Scan<'_>, pos: Position) {
         if scan.eliminate(pos) {
-            self.touched(pos);
-        }
-        if self.flush_now {
-            self.flush(scan);
+            self.blocked(scan, pos);
         }
     }
 
@@ -471,7 +535,6 @@ impl Parity {
 
     /// The next hunting cell, laying smaller lattices when this one runs dry.
     fn hunt(&mut self, scan: &Scan<'_>) -> Result<Option<Position>, ScanError> {
-        self.flush(scan);
         loop {
             if let Some((_, i)) = self.keys.best() {
                 return Ok(Some(Position::from_index(i, self.cols)));
@@ -523,6 +586,7 @@ impl ScanStrategy for Parity {
                 },
             };
             let answer = scan.probe(pos, source)?;
+            self.blocked(scan, pos);
             if answer.is_hit() {
                 self.hit(scan, pos);
             }
@@ -532,7 +596,6 @@ impl ScanStrategy for Parity {
                     self.finish(scan, k)?;
                 }
             }
-            self.touched(pos);
             scan.end_step();
         }
         Ok(())
@@ -557,6 +620,7 @@ impl Parity {
                 },
             };
             let answer = scan.probe(pos, source)?;
+            self.blocked(scan, pos);
             if answer.is_hit() {
                 self.live.push(pos);
             }
@@ -569,7 +633,6 @@ impl Parity {
                     self.relay(scan)?;
                 }
             }
-            self.touched(pos);
             scan.end_step();
         }
         Ok(())
@@ -696,10 +759,59 @@ mod tests {
                     .max()
                     .map(|(_, Reverse(i))| Position::from_index(i, parity.cols));
                 assert_eq!(Some(pos), plain);
-                if scan.probe(pos, Source::Hunt).unwrap().is_hit() {
+                let hit = scan.probe(pos, Source::Hunt).unwrap().is_hit();
+                parity.blocked(&scan, pos);
+                if hit {
                     parity.hit(&mut scan, pos);
                 }
-                parity.touched(pos);
+            }
+        }
+    }
+
+    /// Every key as [`Parity::key_of`] gives it from scratch, beside the kept ones.
+    fn assert_keys_fresh(parity: &Parity, scan: &Scan<'_>, what: &str) {
+        for i in 0..parity.rows * parity.cols {
+            let plain = rank(parity.key_of(scan, Position::from_index(i, parity.cols)));
+            assert_eq!(parity.keys.rank(i), plain, "{what}: cell {i}");
+        }
+    }
+
+    #[test]
+    fn incremental_keys_match_a_full_recompute() {
+        // Every lattice (spacing 1 to 5, every offset) on random small boards: the keys
+        // filled a row at a time, then kept by `blocked` through random probes and
+        // eliminations, equal `key_of` on every cell after every step.
+        let mut rng = Rng::new(29);
+        for round in 0..120 {
+            let (rows, cols) = (1 + rng.below(11) as usize, 1 + rng.below(11) as usize);
+            let board = random_board(rows, cols, &mut rng).unwrap();
+            let l = 1 + round % MAX_SHIP;
+            let offset = rng.below(l as u64) as usize;
+            let mut sonar = Referee::new(&board);
+            let mut obs = crate::scan::observer::Silent;
+            let mut scan = Scan::new(&mut sonar, &mut obs);
+            // Some cells known before the keys are filled.
+            for _ in 0..rng.below((rows * cols) as u64 / 2 + 1) {
+                let p = Position::from_index(rng.below((rows * cols) as u64) as usize, cols);
+                if scan.state(p) == CellState::Unknown {
+                    scan.probe(p, Source::Hunt).unwrap();
+                }
+            }
+            let mut parity = Parity { rows, cols, spacing: l, offset, ..Parity::default() };
+            parity.fill_keys(&scan).unwrap();
+            assert_keys_fresh(&parity, &scan, &format!("{rows}x{cols} l {l} offset {offset} filled"));
+            for step in 0..rows * cols {
+                let p = Position::from_index(rng.below((rows * cols) as u64) as usize, cols);
+                if scan.state(p) != CellState::Unknown {
+                    continue;
+                }
+                if rng.below(3) == 0 {
+                    scan.eliminate(p);
+                } else {
+                    scan.probe(p, Source::Hunt).unwrap();
+                }
+                parity.blocked(&scan, p);
+                assert_keys_fresh(&parity, &scan, &format!("{rows}x{cols} l {l} offset {offset} step {step} at {p}"));
             }
         }
     }
