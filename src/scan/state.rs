@@ -148,10 +148,10 @@ impl fmt::Display for StateError {
             StateError::TouchesWreck { hit, wreck } => {
                 write!(f, "the hit {hit} touches the sunk ship's cell {wreck}, and ships never touch")
             }
-            StateError::NotInFleet { start, len } => write!(
-                f,
-                "the {len} hits from {start} must form a whole ship, but the fleet has no more ships of {len} cells"
-            ),
+            StateError::NotInFleet { start, len } => {
+                let hits = if *len == 1 { format!("the hit at {start} must be") } else { format!("the {len} hits from {start} must form") };
+                write!(f, "{hits} a whole ship, but the fleet has no more ships of {}", count(*len, "cell"))
+            }
         }
     }
 }
