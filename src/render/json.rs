@@ -175,6 +175,16 @@ impl Object {
     /// What closes an object opened with [`Object::open_last`] once its last value is
     /// written.
     pub const CLOSE: &'static str = "}";
+
+    /// An object written before (`text`, one line of JSON Lines without its line end),
+    /// reopened to add members after its own.
+    /// Pre: none. Post: `None` when `text` does not start with `{` and end with `}`;
+    /// otherwise the object, its members as written (not checked).
+    pub fn reopen(text: &str) -> Option<Object> {
+        let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+        let empty = inner.trim().is_empty();
+        Some(Object { text: if empty { String::from("{") } else { format!("{{{inner}") }, empty })
+    }
 }
 
 impl ToJson for Object {
@@ -191,6 +201,8 @@ pub struct Array {
     text: String,
     /// No item yet.
     empty: bool,
+    /// Between items: `, `, or `,\n` for [`Array::one_per_line`].
+    separator: &'static str,
 }
 
 impl Default for Array {
@@ -203,7 +215,14 @@ impl Array {
     /// An array with no item yet.
     /// Pre: none. Post: [`Array::finish`] would give `[]`.
     pub fn new() -> Array {
-        Array { text: String::from("["), empty: true }
+        Array { text: String::from("["), empty: true, separator: ", " }
+    }
+
+    /// An array with no item yet whose items will be separated by `,\n` (serve's
+    /// trace: one step a line).
+    /// Pre: none. Post: as [`Array::new`], but for the separator.
+    pub fn one_per_line() -> Array {
+        Array { separator: ",\n", ..Array::new() }
     }
 
     /// An array of `items`, in order.
@@ -216,7 +235,7 @@ impl Array {
     /// Pre: none. Post: the item follows the earlier ones.
     pub fn item(mut self, value: impl ToJson) -> Array {
         if !self.empty {
-            self.text.push_str(", ");
+            self.text.push_str(self.separator);
         }
         self.empty = false;
         value.write_json(&mut self.text);
@@ -774,6 +793,10 @@ mod tests {
         assert_eq!(o.to_json(), o.clone().finish());
         assert_eq!(Object::new().field("a", 1u8).open_last("grid"), "{\"a\": 1, \"grid\": ");
         assert_eq!(Object::new().open_last("grid") + "[]" + Object::CLOSE, "{\"grid\": []}");
+        assert_eq!(Object::reopen("{\"a\": 1}").unwrap().field("b", 2u8).finish(), "{\"a\": 1, \"b\": 2}");
+        assert_eq!(Object::reopen("{ }").unwrap().field("b", 2u8).finish(), "{\"b\": 2}");
+        assert!(Object::reopen("[1]").is_none());
+        assert_eq!(Array::one_per_line().item(1u8).item(2u8).finish(), "[1,\n2]");
         assert_eq!(f64::INFINITY.to_json(), "null");
         assert_eq!((-7i64).to_json(), "-7");
     }
