@@ -33,6 +33,12 @@ impl ToJson for String {
     }
 }
 
+impl ToJson for std::borrow::Cow<'_, str> {
+    fn write_json(&self, out: &mut String) {
+        push_string(out, self);
+    }
+}
+
 impl ToJson for bool {
     fn write_json(&self, out: &mut String) {
         out.push_str(if *self { "true" } else { "false" });
