@@ -1,5 +1,5 @@
 //! The one home of JSON in this program: the writer every command's JSON goes through
-//! ([`Object`], [`Array`], [`ToJson`], [`Lines`]: members separated by `, `, keys from
+//! ([`Object`], [`Array`], [`ToJson`], [`LineStrings`]: members separated by `, `, keys from
 //! values by `: `, on one line), and a strict reader for what `simulate merge` and
 //! `serve` read ([`parse`]): RFC 8259 values, bounded in size and depth, each value
 //! keeping where its text lies so that parts of a document can be copied byte for byte.
@@ -170,7 +170,7 @@ impl Object {
     }
 
     /// The object's text up to the value of a last member `key`, for a value written
-    /// afterwards, piece by piece (a grid a row at a time: see [`Lines`]); the object is
+    /// afterwards, piece by piece (a grid a row at a time: see [`LineStrings`]); the object is
     /// then closed with [`Object::CLOSE`].
     /// Pre: `key` is not already a member. Post: `{..., "key": ` (no value).
     pub fn open_last(mut self, key: &str) -> String {
@@ -267,8 +267,8 @@ impl ToJson for Array {
 /// A writer that turns the lines written to it into a JSON array of strings, written to
 /// `out` as they come (a grid of any size a row at a time): `["line", "line", ...]`.
 /// Each line is escaped as [`string`] does; a last line without `\n` is closed by
-/// [`Lines::finish`].
-pub struct Lines<'a> {
+/// [`LineStrings::finish`].
+pub struct LineStrings<'a> {
     out: &'a mut dyn Write,
     /// `[` is written.
     started: bool,
@@ -276,11 +276,11 @@ pub struct Lines<'a> {
     open: bool,
 }
 
-impl<'a> Lines<'a> {
+impl<'a> LineStrings<'a> {
     /// An array of lines to be written to `out`.
     /// Pre: none. Post: nothing written yet.
-    pub fn new(out: &'a mut dyn Write) -> Lines<'a> {
-        Lines { out, started: false, open: false }
+    pub fn new(out: &'a mut dyn Write) -> LineStrings<'a> {
+        LineStrings { out, started: false, open: false }
     }
 
     /// Closes the array (and a last line without a line end).
@@ -316,7 +316,7 @@ impl<'a> Lines<'a> {
     }
 }
 
-impl Write for Lines<'_> {
+impl Write for LineStrings<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         for part in buf.split_inclusive(|&b| b == b'\n') {
             if !self.open {
@@ -811,7 +811,7 @@ mod tests {
     fn lines_become_an_array_of_strings() {
         let lines = |text: &[&[u8]]| {
             let mut out = Vec::new();
-            let mut w = Lines::new(&mut out);
+            let mut w = LineStrings::new(&mut out);
             for part in text {
                 w.write_all(part).unwrap();
             }

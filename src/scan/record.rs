@@ -370,14 +370,14 @@ impl ScanRecord {
         ships: Option<&str>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        use crate::render::json::{Lines, Object, Raw};
+        use crate::render::json::{LineStrings, Object, Raw};
         let mut head = Object::new().field("scans", self.scans);
         if let Some(ships) = ships {
             head = head.field("ships", Raw(ships));
         }
         out.write_all(head.open_last("grid").as_bytes())?;
         // The grid's rows, each becoming a JSON string.
-        let mut rows = Lines::new(out);
+        let mut rows = LineStrings::new(out);
         self.write_grid(board, &mut rows)?;
         rows.finish()?;
         writeln!(out, "{}", Object::CLOSE)

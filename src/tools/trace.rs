@@ -27,7 +27,7 @@
 
 use crate::game::board::Board;
 use crate::game::position::Position;
-use crate::render::json::{Array, Lines, Object, Raw};
+use crate::render::json::{Array, LineStrings, Object, Raw};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::sonar::Answer;
@@ -194,7 +194,7 @@ impl<'a> Tracer<'a> {
             let head = self.json_head(step, record);
             self.out.write_all(head.open_last("grid").as_bytes())?;
             let board = self.board;
-            let mut rows = Lines::new(&mut *self.out);
+            let mut rows = LineStrings::new(&mut *self.out);
             let mut line = Vec::new();
             for r in 0..record.rows() {
                 line.clear();
@@ -255,8 +255,10 @@ impl<'a> Tracer<'a> {
         }
         o = o.field("eliminated", Array::of(step.eliminated.iter().map(cell)));
         if let Some((name, cells, len)) = &step.list {
-            let list =
-                Object::new().field("name", name).field("cells", Array::of(cells.iter().map(cell))).field("length", len);
+            let list = Object::new()
+                .field("name", name)
+                .field("cells", Array::of(cells.iter().map(cell)))
+                .field("length", len);
             o = o.field("list", list);
         }
         match &step.matrix {

@@ -407,12 +407,17 @@ fn trace(req: &Request) -> Response {
         for (k, line) in middle.iter().enumerate() {
             let weights = match steps.get(k) {
                 Some(Some((what, values))) => {
-                    let v: Vec<String> = values.iter().map(|&x| number(x)).collect();
-                    Some(Object::new().field("name", what).field("values", Array::of(v.iter().map(|x| Raw(x)))))
+                    let v: Vec<Option<String>> = values.iter().map(|&x| number(x)).collect();
+                    Some(
+                        Object::new()
+                            .field("name", what)
+                            .field("values", Array::of(v.iter().map(|x| x.as_deref().map(Raw)))),
+                    )
                 }
                 _ => None,
             };
-            let step = Object::reopen(line).ok_or_else(|| Response::error(500, "the tracer wrote a step that is not an object"))?;
+            let step = Object::reopen(line)
+                .ok_or_else(|| Response::error(500, "the tracer wrote a step that is not an object"))?;
             items = items.item(step.field("weights", weights));
         }
         let body = Object::new()
@@ -425,14 +430,15 @@ fn trace(req: &Request) -> Response {
     run().unwrap_or_else(|e| e)
 }
 
-/// A weight's JSON text: whole numbers as written, others with 6 decimals.
-fn number(x: f64) -> String {
+/// A weight's JSON number: whole numbers as written, others with 6 decimals; `None`
+/// (written `null`) when not finite.
+fn number(x: f64) -> Option<String> {
     if !x.is_finite() {
-        "null".into()
+        None
     } else if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
+        Some(format!("{}", x as i64))
     } else {
-        format!("{x:.6}")
+        Some(format!("{x:.6}"))
     }
 }
 

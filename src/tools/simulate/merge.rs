@@ -220,13 +220,7 @@ pub(crate) fn combine(shards: &[Shard]) -> Result<Merged, MergeError> {
             stat.forfeits = list.iter().find(|(n, _)| *n == stat.name).map_or(0, |(_, g)| *g);
         }
     }
-    let report = Report {
-        games: first.of.run_games,
-        strategies: stats,
-        forfeits,
-        shard: None,
-        ..first.report.clone()
-    };
+    let report = Report { games: first.of.run_games, strategies: stats, forfeits, shard: None, ..first.report.clone() };
     Ok(Merged { preset: first.report.preset(), report, shards: first.of.count })
 }
 

@@ -121,7 +121,11 @@ impl Report {
                 entry = entry.field("vs_first", counts(Object::new(), v));
             }
             if !s.vs_earlier.is_empty() {
-                let pairs = s.vs_earlier.iter().zip(stats).map(|(v, other)| counts(Object::new().field("with", &other.name), *v));
+                let pairs = s
+                    .vs_earlier
+                    .iter()
+                    .zip(stats)
+                    .map(|(v, other)| counts(Object::new().field("with", &other.name), *v));
                 entry = entry.field("vs_earlier", Array::of(pairs));
             }
             entry.field("histogram", Array::of(&s.histogram))
@@ -179,7 +183,11 @@ impl Report {
             Ok(text.get(need(key)?.span.clone()).unwrap_or("").to_string())
         };
         let (fleet, rules) = (as_written("fleet")?, as_written("rules")?);
-        need("rules")?.value.get("preset").and_then(Value::as_str).ok_or_else(|| bad("`rules` has no `preset`".into()))?;
+        need("rules")?
+            .value
+            .get("preset")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("`rules` has no `preset`".into()))?;
         let shard = match member("shard") {
             None => None,
             Some(m) => {
@@ -190,7 +198,7 @@ impl Report {
                     }
                     _ => {
                         return Err(bad(
-                            "`shard` is not {\"index\": K, \"count\": N, \"run_games\": G} with K < N <= G".into()
+                            "`shard` is not {\"index\": K, \"count\": N, \"run_games\": G} with K < N <= G".into(),
                         ))
                     }
                 }
@@ -218,7 +226,9 @@ impl Report {
         }
         let forfeits = match member("forfeits") {
             None => None,
-            Some(m) => Some(forfeit_list(&m.value, &strategies, games).map_err(|what| bad(format!("`forfeits`: {what}")))?),
+            Some(m) => {
+                Some(forfeit_list(&m.value, &strategies, games).map_err(|what| bad(format!("`forfeits`: {what}")))?)
+            }
         };
         Ok(Report { games, rows, cols, fleet, rules, seed, strategies, forfeits, shard })
     }
@@ -299,15 +309,7 @@ fn strategy(entry: &Value, earlier: &[StrategyStats], games: u64, cells: usize) 
     if vs_earlier.first().copied() != vs_first {
         return Err(format!("{name}: `vs_first` and the first of `vs_earlier` differ"));
     }
-    Ok(StrategyStats {
-        name,
-        histogram,
-        vs_first,
-        vs_earlier,
-        busy: Duration::ZERO,
-        forfeits: 0,
-        first_forfeit: None,
-    })
+    Ok(StrategyStats { name, histogram, vs_first, vs_earlier, busy: Duration::ZERO, forfeits: 0, first_forfeit: None })
 }
 
 /// The names of `stats`, separated by commas (`none` for none).
@@ -368,8 +370,16 @@ mod tests {
     #[test]
     fn writes_the_shape_simulate_always_wrote() {
         let text = sample().write();
-        assert!(text.starts_with("{\"games\": 3, \"rows\": 3, \"cols\": 4, \"fleet\": [2,1], \"rules\": {\"preset\": \"problem-g\""), "{text}");
-        assert!(text.contains(", \"seed\": 7, \"strategies\": [{\"name\": \"a\", \"mean\": 5.3333, \"stdev\": "), "{text}");
+        assert!(
+            text.starts_with(
+                "{\"games\": 3, \"rows\": 3, \"cols\": 4, \"fleet\": [2,1], \"rules\": {\"preset\": \"problem-g\""
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(", \"seed\": 7, \"strategies\": [{\"name\": \"a\", \"mean\": 5.3333, \"stdev\": "),
+            "{text}"
+        );
         assert!(text.contains("\"max\": 6, \"histogram\": [[4, 1], [6, 2]]}, {\"name\": \"b\\\"\""), "{text}");
         assert!(text.contains("\"vs_first\": {\"fewer\": 1, \"equal\": 0, \"more\": 2}, \"vs_earlier\": [{\"with\": \"a\", \"fewer\": 1, "), "{text}");
         assert!(text.ends_with("]}], \"forfeits\": [{\"name\": \"b\\\"\", \"games\": 1}], \"shard\": {\"index\": 1, \"count\": 3, \"run_games\": 8}}\n"), "{text}");
