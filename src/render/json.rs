@@ -274,13 +274,19 @@ pub struct LineStrings<'a> {
     started: bool,
     /// A string is open (its line not yet ended).
     open: bool,
+    /// What is not yet written to `out`: written a line at a time (or when it reaches
+    /// [`LineStrings::BUFFER`] bytes), as few writes as before the writer existed.
+    pending: Vec<u8>,
 }
 
 impl<'a> LineStrings<'a> {
+    /// Bytes kept at most before they are written to `out`.
+    const BUFFER: usize = 1 << 16;
+
     /// An array of lines to be written to `out`.
     /// Pre: none. Post: nothing written yet.
     pub fn new(out: &'a mut dyn Write) -> LineStrings<'a> {
-        LineStrings { out, started: false, open: false }
+        LineStrings { out, started: false, open: false, pending: Vec::new() }
     }
 
     /// Closes the array (and a last line without a line end).
@@ -288,31 +294,46 @@ impl<'a> LineStrings<'a> {
     pub fn finish(mut self) -> io::Result<()> {
         if !self.started {
             self.started = true;
-            self.out.write_all(b"[")?;
+            self.pending.push(b'[');
         }
         if self.open {
-            self.out.write_all(b"\"")?;
+            self.pending.push(b'"');
         }
-        self.out.write_all(b"]")
+        self.pending.push(b']');
+        self.out.write_all(&self.pending)
     }
 
-    /// Writes `part` of a line, escaped.
-    fn escaped(&mut self, part: &[u8]) -> io::Result<()> {
+    /// Writes `line` (no line end in it) as the array's next string: as writing `line`
+    /// and `\n`, without looking for line ends.
+    /// Pre: the last line written ended (no string is open). Post: `Err` is the first
+    /// failed write.
+    pub fn line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.pending.extend_from_slice(if self.started { b", \"" } else { b"[\"" });
+        self.started = true;
+        self.escaped(line);
+        self.pending.push(b'"');
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Adds `part` of a line, escaped, to what is pending.
+    fn escaped(&mut self, part: &[u8]) {
         let plain = |b: &u8| *b >= 0x20 && *b != b'"' && *b != b'\\';
-        if part.iter().all(plain) {
-            return self.out.write_all(part);
+        // Without a short cut, so that the compiler checks many bytes at once.
+        let any_escape = part.iter().fold(false, |seen, b| seen | !plain(b));
+        if !any_escape {
+            self.pending.extend_from_slice(part);
+            return;
         }
-        let mut from = 0;
-        for (i, b) in part.iter().enumerate() {
-            if !plain(b) {
-                self.out.write_all(part.get(from..i).unwrap_or(&[]))?;
+        for b in part {
+            if plain(b) {
+                self.pending.push(*b);
+            } else {
                 let quoted = string(&char::from(*b).to_string());
-                let escape = quoted.get(1..quoted.len() - 1).unwrap_or("");
-                self.out.write_all(escape.as_bytes())?;
-                from = i + 1;
+                self.pending.extend_from_slice(quoted.get(1..quoted.len() - 1).unwrap_or("").as_bytes());
             }
         }
-        self.out.write_all(part.get(from..).unwrap_or(&[]))
     }
 }
 
@@ -321,23 +342,31 @@ impl Write for LineStrings<'_> {
         for part in buf.split_inclusive(|&b| b == b'\n') {
             if !self.open {
                 let start: &[u8] = if self.started { b", \"" } else { b"[\"" };
-                self.out.write_all(start)?;
+                self.pending.extend_from_slice(start);
                 self.started = true;
                 self.open = true;
             }
             match part.strip_suffix(b"\n") {
                 Some(line) => {
-                    self.escaped(line)?;
-                    self.out.write_all(b"\"")?;
+                    self.escaped(line);
+                    self.pending.push(b'"');
                     self.open = false;
+                    self.out.write_all(&self.pending)?;
+                    self.pending.clear();
                 }
-                None => self.escaped(part)?,
+                None => self.escaped(part),
+            }
+            if self.pending.len() >= Self::BUFFER {
+                self.out.write_all(&self.pending)?;
+                self.pending.clear();
             }
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
         self.out.flush()
     }
 }
@@ -820,6 +849,13 @@ mod tests {
         };
         assert_eq!(lines(&[]), "[]");
         assert_eq!(lines(&[b"++.\nX", b"X.\n"]), "[\"++.\", \"XX.\"]");
+        let mut out = Vec::new();
+        let mut w = LineStrings::new(&mut out);
+        w.line(b"++.").unwrap();
+        w.write_all(b"a\"\n").unwrap();
+        w.line(b"").unwrap();
+        w.finish().unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "[\"++.\", \"a\\\"\", \"\"]");
         assert_eq!(lines(&[b"a\"\\\tb\n", b"no end"]), "[\"a\\\"\\\\\\tb\", \"no end\"]");
         let text = lines(&[b"\x01\xc3\xa9\n\n"]);
         let v = parse(&text).unwrap();

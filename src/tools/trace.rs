@@ -199,8 +199,7 @@ impl<'a> Tracer<'a> {
             for r in 0..record.rows() {
                 line.clear();
                 Self::push_row(board, &mut line, r, record);
-                line.push(b'\n');
-                rows.write_all(&line)?;
+                rows.line(&line)?;
             }
             rows.finish()?;
             return writeln!(self.out, "{}", Object::CLOSE);
