@@ -450,21 +450,18 @@ fn json_report(
     values: &[Option<String>],
     suggest: Option<Position>,
 ) -> String {
-    let rows: Vec<String> = values
-        .chunks(grid.cols().max(1))
-        .map(|row| {
-            format!("[{}]", row.iter().map(|v| v.clone().unwrap_or("null".into())).collect::<Vec<_>>().join(", "))
-        })
-        .collect();
-    let layouts = layouts.map_or("null".to_string(), |l| format!("{l}"));
-    let suggest = suggest.map_or("null".to_string(), |p| format!("[{}, {}]", p.row, p.col));
-    format!(
-        "{{\"rows\": {}, \"cols\": {}, \"method\": {}, \"layouts\": {layouts}, \"{key}\": [{}], \"suggest\": {suggest}}}\n",
-        grid.rows(),
-        grid.cols(),
-        json::string(method),
-        rows.join(", ")
-    )
+    use json::{Array, Object, Raw};
+    let rows = values.chunks(grid.cols().max(1)).map(|row| Array::of(row.iter().map(|v| v.as_deref().map(Raw))));
+    // The count of layouts as Rust prints a float (no exponent, no fixed decimals).
+    let layouts = layouts.map(|l| format!("{l}"));
+    Object::new()
+        .field("rows", grid.rows())
+        .field("cols", grid.cols())
+        .field("method", method)
+        .field("layouts", layouts.as_deref().map(Raw))
+        .field(key, Array::of(rows))
+        .field("suggest", suggest.map(|p| (p.row, p.col)))
+        .line()
 }
 
 /// prob's advice: the statement's matrix over the cells prob would have blocked and

@@ -137,11 +137,9 @@ fn every_strategy(
         results.push((entry.name, record.scans()));
     }
     let text = if json {
-        let items: Vec<String> = results
-            .iter()
-            .map(|(n, s)| format!("{{\"name\": {}, \"scans\": {s}}}", crate::render::json::string(n)))
-            .collect();
-        format!("{{\"strategies\": [{}]}}\n", items.join(", "))
+        use crate::render::json::{Array, Object};
+        let items = Array::of(results.iter().map(|(n, s)| Object::new().field("name", *n).field("scans", *s)));
+        Object::new().field("strategies", items).line()
     } else {
         let width = results.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
         results.iter().map(|(n, s)| format!("{n:<width$} {s}\n")).collect()

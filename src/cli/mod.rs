@@ -530,18 +530,16 @@ pub(crate) fn ship_json(record: &crate::scan::record::ScanRecord, rules: &crate:
     if places.is_empty() {
         return None;
     }
-    let items: Vec<String> = places
-        .iter()
-        .map(|(name, placed)| {
-            let name = crate::render::json::string(name);
-            match placed {
-                Placed::At(p) => format!("{{\"name\": {name}, \"at\": [{}, {}]}}", p.row, p.col),
-                Placed::Places(n) => format!("{{\"name\": {name}, \"places\": {n}}}"),
-                Placed::TooMany => format!("{{\"name\": {name}, \"places\": null}}"),
-            }
-        })
-        .collect();
-    Some(format!("[{}]", items.join(", ")))
+    use crate::render::json::{Array, Object};
+    let items = places.iter().map(|(name, placed)| {
+        let item = Object::new().field("name", name);
+        match placed {
+            Placed::At(p) => item.field("at", (p.row, p.col)),
+            Placed::Places(n) => item.field("places", Some(n)),
+            Placed::TooMany => item.field("places", None::<usize>),
+        }
+    });
+    Some(Array::of(items).finish())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::strategy;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
 use crate::tools::simulate::merge;
+use crate::tools::simulate::report::Report;
 use crate::tools::simulate::{simulate, SimConfig, SimResult, StrategyStats};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -135,7 +136,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let report = match format {
         Format::Text => text(&result),
         Format::Csv => csv(&result.stats),
-        Format::Json => json(&result),
+        Format::Json => Report::of(&result).write(),
     };
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
@@ -449,85 +450,6 @@ fn csv(stats: &[StrategyStats]) -> String {
     out
 }
 
-/// One JSON object with the configuration and every strategy's statistics; then, with
-/// `--forfeit-as-max`, the `forfeits` member, and a shard's `shard` member.
-fn json(r: &SimResult) -> String {
-    let c = &r.config;
-    let fields = format!(
-        "\"rows\": {}, \"cols\": {}, \"fleet\": [{}], \"rules\": {}, \"seed\": {}",
-        c.rows,
-        c.cols,
-        c.rules.fleet().sizes_text(),
-        crate::render::json::rules(&c.rules),
-        c.seed
-    );
-    let mut tail = String::new();
-    if c.forfeit_as_max {
-        let bots: Vec<(String, u64)> =
-            r.stats.iter().filter(|s| c.bot(&s.name).is_some()).map(|s| (s.name.clone(), s.forfeits)).collect();
-        tail.push_str(&forfeits_member(&bots));
-    }
-    if let Some((k, n)) = c.shard {
-        let _ = write!(tail, ", \"shard\": {{\"index\": {k}, \"count\": {n}, \"run_games\": {}}}", c.games);
-    }
-    json_document(c.played(), &fields, &r.stats, &tail)
-}
-
-/// The JSON report: `games`, then `fields` (the members rows, cols, fleet, rules and
-/// seed), the strategies, and `tail` (members after them, each starting with `, `).
-/// Pre: `fields` and `tail` are JSON members. Post: one line of JSON.
-fn json_document(games: u64, fields: &str, stats: &[StrategyStats], tail: &str) -> String {
-    let mut out = String::new();
-    let _ = write!(out, "{{\"games\": {games}, {fields}, \"strategies\": [");
-    for (k, s) in stats.iter().enumerate() {
-        if k > 0 {
-            out.push_str(", ");
-        }
-        let _ = write!(
-            out,
-            "{{\"name\": {}, \"mean\": {}, \"stdev\": {}, \"min\": {}, \"p10\": {}, \"median\": {}, \"p90\": {}, \"max\": {}",
-            crate::render::json::string(&s.name),
-            crate::render::json::number(s.mean()),
-            crate::render::json::number(s.stdev()),
-            s.min(),
-            s.percentile(10.0),
-            s.percentile(50.0),
-            s.percentile(90.0),
-            s.max()
-        );
-        if let Some([fewer, equal, more]) = s.vs_first {
-            let _ = write!(out, ", \"vs_first\": {{\"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}");
-        }
-        if !s.vs_earlier.is_empty() {
-            let pairs: Vec<String> = s
-                .vs_earlier
-                .iter()
-                .zip(stats)
-                .map(|([fewer, equal, more], other)| {
-                    format!(
-                        "{{\"with\": {}, \"fewer\": {fewer}, \"equal\": {equal}, \"more\": {more}}}",
-                        crate::render::json::string(&other.name)
-                    )
-                })
-                .collect();
-            let _ = write!(out, ", \"vs_earlier\": [{}]", pairs.join(", "));
-        }
-        let hist: Vec<String> = s.histogram.iter().map(|(scans, g)| format!("[{scans}, {g}]")).collect();
-        let _ = write!(out, ", \"histogram\": [{}]}}", hist.join(", "));
-    }
-    let _ = writeln!(out, "]{tail}}}");
-    out
-}
-
-/// The `forfeits` member (with `--forfeit-as-max`): each bot's forfeited games.
-fn forfeits_member(list: &[(String, u64)]) -> String {
-    let items: Vec<String> = list
-        .iter()
-        .map(|(name, games)| format!("{{\"name\": {}, \"games\": {games}}}", crate::render::json::string(name)))
-        .collect();
-    format!(", \"forfeits\": [{}]", items.join(", "))
-}
-
 /// `simulate merge`'s arguments, read.
 #[derive(Debug)]
 pub(crate) struct MergeConfig {
@@ -571,18 +493,16 @@ pub fn run_merge(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     })?;
     let report = match format {
         Format::Text => merged_text(&merged),
-        Format::Csv => csv(&merged.stats),
-        Format::Json => {
-            let tail = merged.forfeits.as_deref().map(forfeits_member).unwrap_or_default();
-            json_document(merged.games, &merged.fields, &merged.stats, &tail)
-        }
+        Format::Csv => csv(&merged.report.strategies),
+        Format::Json => merged.report.write(),
     };
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
 }
 
 /// The text report of a merged run (the configuration as the JSON gives it, no times).
-fn merged_text(m: &merge::Merged) -> String {
+fn merged_text(merged: &merge::Merged) -> String {
+    let m = &merged.report;
     let mut out = format!(
         "{} games, {}x{} board, fleet {}, seed {}\nrules {}; merged from {} shard{}\n",
         m.games,
@@ -590,13 +510,14 @@ fn merged_text(m: &merge::Merged) -> String {
         m.cols,
         m.fleet,
         m.seed,
-        m.preset,
-        m.shards,
-        if m.shards == 1 { "" } else { "s" }
+        merged.preset,
+        merged.shards,
+        if merged.shards == 1 { "" } else { "s" }
     );
-    out.push_str(&text_body(&m.stats, m.games, None));
+    out.push_str(&text_body(&m.strategies, m.games, None));
     if m.forfeits.is_some() {
-        let bots: Vec<&StrategyStats> = m.stats.iter().filter(|s| s.forfeits > 0 || m.is_bot(&s.name)).collect();
+        let bots: Vec<&StrategyStats> =
+            m.strategies.iter().filter(|s| s.forfeits > 0 || merged.is_bot(&s.name)).collect();
         out.push_str(&forfeit_lines(&bots, m.games, (m.rows * m.cols) as usize));
     }
     out

@@ -1,13 +1,386 @@
-//! The little JSON this program writes (strings escaped as JSON requires), and a strict
-//! reader for what `simulate merge` reads back ([`parse`]): RFC 8259 values, bounded in
-//! size and depth, each value keeping where its text lies so that parts of a document
-//! can be copied byte for byte.
+//! The one home of JSON in this program: the writer every command's JSON goes through
+//! ([`Object`], [`Array`], [`ToJson`], [`LineStrings`]: members separated by `, `, keys from
+//! values by `: `, on one line), and a strict reader for what `simulate merge` and
+//! `serve` read ([`parse`]): RFC 8259 values, bounded in size and depth, each value
+//! keeping where its text lies so that parts of a document can be copied byte for byte.
 use crate::limits::{JSON_BYTES, JSON_DEPTH};
+use std::io::{self, Write};
+
+/// A value that can be written as JSON.
+pub trait ToJson {
+    /// Appends the value's JSON text to `out`.
+    /// Pre: none. Post: `out` grew by one valid JSON value.
+    fn write_json(&self, out: &mut String);
+
+    /// The value's JSON text.
+    /// Pre: none. Post: one valid JSON value.
+    fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+}
+
+impl ToJson for str {
+    fn write_json(&self, out: &mut String) {
+        push_string(out, self);
+    }
+}
+
+impl ToJson for String {
+    fn write_json(&self, out: &mut String) {
+        push_string(out, self);
+    }
+}
+
+impl ToJson for std::borrow::Cow<'_, str> {
+    fn write_json(&self, out: &mut String) {
+        push_string(out, self);
+    }
+}
+
+impl ToJson for bool {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
+/// Whole numbers, written in decimal.
+macro_rules! whole_numbers {
+    ($($t:ty),*) => {$(
+        impl ToJson for $t {
+            fn write_json(&self, out: &mut String) {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{self}"); // a String takes every write
+            }
+        }
+    )*};
+}
+whole_numbers!(u8, u16, u32, u64, usize, i32, i64);
+
+/// A finite number with 4 decimals, or `null` (as [`number`]).
+impl ToJson for f64 {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(&number(*self));
+    }
+}
+
+/// `null` for `None`.
+impl<T: ToJson> ToJson for Option<T> {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Some(v) => v.write_json(out),
+            None => out.push_str("null"),
+        }
+    }
+}
+
+impl<T: ToJson + ?Sized> ToJson for &T {
+    fn write_json(&self, out: &mut String) {
+        (**self).write_json(out);
+    }
+}
+
+/// An array of the items.
+impl<T: ToJson> ToJson for [T] {
+    fn write_json(&self, out: &mut String) {
+        Array::of(self).write_json(out);
+    }
+}
+
+/// An array of the items.
+impl<T: ToJson> ToJson for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+/// A pair as an array of two: `[a, b]` (a cell `[r, c]`, a histogram's `[scans, games]`).
+impl<A: ToJson, B: ToJson> ToJson for (A, B) {
+    fn write_json(&self, out: &mut String) {
+        Array::new().item(&self.0).item(&self.1).write_json(out);
+    }
+}
+
+/// JSON text written before, copied as it is.
+/// Pre (of its use): the text is one valid JSON value.
+#[derive(Debug, Clone, Copy)]
+pub struct Raw<'a>(pub &'a str);
+
+impl ToJson for Raw<'_> {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(self.0);
+    }
+}
+
+/// A JSON object being written: `{"key": value, ...}`, members in the order given.
+#[derive(Debug, Clone)]
+pub struct Object {
+    /// The text so far, from `{` to the last member (no closing brace).
+    text: String,
+    /// No member yet.
+    empty: bool,
+}
+
+impl Default for Object {
+    fn default() -> Self {
+        Object::new()
+    }
+}
+
+impl Object {
+    /// An object with no member yet.
+    /// Pre: none. Post: [`Object::finish`] would give `{}`.
+    pub fn new() -> Object {
+        Object { text: String::from("{"), empty: true }
+    }
+
+    /// The object with the member `key: value` added last.
+    /// Pre: `key` is not already a member. Post: the member follows the earlier ones.
+    pub fn field(mut self, key: &str, value: impl ToJson) -> Object {
+        self.open_member(key);
+        value.write_json(&mut self.text);
+        self
+    }
+
+    /// Writes `, "key": ` (or `"key": ` for the first member).
+    fn open_member(&mut self, key: &str) {
+        if !self.empty {
+            self.text.push_str(", ");
+        }
+        self.empty = false;
+        push_string(&mut self.text, key);
+        self.text.push_str(": ");
+    }
+
+    /// The object's text.
+    /// Pre: none. Post: one valid JSON object.
+    pub fn finish(self) -> String {
+        let mut text = self.text;
+        text.push('}');
+        text
+    }
+
+    /// The object's text and a line end: one line of JSON Lines.
+    /// Pre: none. Post: one valid JSON object, then `\n`.
+    pub fn line(self) -> String {
+        let mut text = self.finish();
+        text.push('\n');
+        text
+    }
+
+    /// The object's text up to the value of a last member `key`, for a value written
+    /// afterwards, piece by piece (a grid a row at a time: see [`LineStrings`]); the object is
+    /// then closed with [`Object::CLOSE`].
+    /// Pre: `key` is not already a member. Post: `{..., "key": ` (no value).
+    pub fn open_last(mut self, key: &str) -> String {
+        self.open_member(key);
+        self.text
+    }
+
+    /// What closes an object opened with [`Object::open_last`] once its last value is
+    /// written.
+    pub const CLOSE: &'static str = "}";
+
+    /// An object written before (`text`, one line of JSON Lines without its line end),
+    /// reopened to add members after its own.
+    /// Pre: none. Post: `None` when `text` does not start with `{` and end with `}`;
+    /// otherwise the object, its members as written (not checked).
+    pub fn reopen(text: &str) -> Option<Object> {
+        let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+        let empty = inner.trim().is_empty();
+        Some(Object { text: if empty { String::from("{") } else { format!("{{{inner}") }, empty })
+    }
+}
+
+impl ToJson for Object {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(&self.text);
+        out.push('}');
+    }
+}
+
+/// A JSON array being written: `[value, ...]`.
+#[derive(Debug, Clone)]
+pub struct Array {
+    /// The text so far, from `[` to the last item (no closing bracket).
+    text: String,
+    /// No item yet.
+    empty: bool,
+    /// Between items: `, `, or `,\n` for [`Array::one_per_line`].
+    separator: &'static str,
+}
+
+impl Default for Array {
+    fn default() -> Self {
+        Array::new()
+    }
+}
+
+impl Array {
+    /// An array with no item yet.
+    /// Pre: none. Post: [`Array::finish`] would give `[]`.
+    pub fn new() -> Array {
+        Array { text: String::from("["), empty: true, separator: ", " }
+    }
+
+    /// An array with no item yet whose items will be separated by `,\n` (serve's
+    /// trace: one step a line).
+    /// Pre: none. Post: as [`Array::new`], but for the separator.
+    pub fn one_per_line() -> Array {
+        Array { separator: ",\n", ..Array::new() }
+    }
+
+    /// An array of `items`, in order.
+    /// Pre: none. Post: one item per item.
+    pub fn of<T: ToJson>(items: impl IntoIterator<Item = T>) -> Array {
+        items.into_iter().fold(Array::new(), Array::item)
+    }
+
+    /// The array with `value` added last.
+    /// Pre: none. Post: the item follows the earlier ones.
+    pub fn item(mut self, value: impl ToJson) -> Array {
+        if !self.empty {
+            self.text.push_str(self.separator);
+        }
+        self.empty = false;
+        value.write_json(&mut self.text);
+        self
+    }
+
+    /// The array's text.
+    /// Pre: none. Post: one valid JSON array.
+    pub fn finish(self) -> String {
+        let mut text = self.text;
+        text.push(']');
+        text
+    }
+}
+
+impl ToJson for Array {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(&self.text);
+        out.push(']');
+    }
+}
+
+/// A writer that turns the lines written to it into a JSON array of strings, written to
+/// `out` as they come (a grid of any size a row at a time): `["line", "line", ...]`.
+/// Each line is escaped as [`string`] does; a last line without `\n` is closed by
+/// [`LineStrings::finish`].
+pub struct LineStrings<'a> {
+    out: &'a mut dyn Write,
+    /// `[` is written.
+    started: bool,
+    /// A string is open (its line not yet ended).
+    open: bool,
+    /// What is not yet written to `out`: written a line at a time (or when it reaches
+    /// [`LineStrings::BUFFER`] bytes), as few writes as before the writer existed.
+    pending: Vec<u8>,
+}
+
+impl<'a> LineStrings<'a> {
+    /// Bytes kept at most before they are written to `out`.
+    const BUFFER: usize = 1 << 16;
+
+    /// An array of lines to be written to `out`.
+    /// Pre: none. Post: nothing written yet.
+    pub fn new(out: &'a mut dyn Write) -> LineStrings<'a> {
+        LineStrings { out, started: false, open: false, pending: Vec::new() }
+    }
+
+    /// Closes the array (and a last line without a line end).
+    /// Pre: none. Post: `Err` is the first failed write; on `Ok` the array is complete.
+    pub fn finish(mut self) -> io::Result<()> {
+        if !self.started {
+            self.started = true;
+            self.pending.push(b'[');
+        }
+        if self.open {
+            self.pending.push(b'"');
+        }
+        self.pending.push(b']');
+        self.out.write_all(&self.pending)
+    }
+
+    /// Writes `line` (no line end in it) as the array's next string: as writing `line`
+    /// and `\n`, without looking for line ends.
+    /// Pre: the last line written ended (no string is open). Post: `Err` is the first
+    /// failed write.
+    pub fn line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.pending.extend_from_slice(if self.started { b", \"" } else { b"[\"" });
+        self.started = true;
+        self.escaped(line);
+        self.pending.push(b'"');
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Adds `part` of a line, escaped, to what is pending.
+    fn escaped(&mut self, part: &[u8]) {
+        let plain = |b: &u8| *b >= 0x20 && *b != b'"' && *b != b'\\';
+        // Without a short cut, so that the compiler checks many bytes at once.
+        let any_escape = part.iter().fold(false, |seen, b| seen | !plain(b));
+        if !any_escape {
+            self.pending.extend_from_slice(part);
+            return;
+        }
+        for b in part {
+            if plain(b) {
+                self.pending.push(*b);
+            } else {
+                let quoted = string(&char::from(*b).to_string());
+                self.pending.extend_from_slice(quoted.get(1..quoted.len() - 1).unwrap_or("").as_bytes());
+            }
+        }
+    }
+}
+
+impl Write for LineStrings<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for part in buf.split_inclusive(|&b| b == b'\n') {
+            if !self.open {
+                let start: &[u8] = if self.started { b", \"" } else { b"[\"" };
+                self.pending.extend_from_slice(start);
+                self.started = true;
+                self.open = true;
+            }
+            match part.strip_suffix(b"\n") {
+                Some(line) => {
+                    self.escaped(line);
+                    self.pending.push(b'"');
+                    self.open = false;
+                    self.out.write_all(&self.pending)?;
+                    self.pending.clear();
+                }
+                None => self.escaped(part),
+            }
+            if self.pending.len() >= Self::BUFFER {
+                self.out.write_all(&self.pending)?;
+                self.pending.clear();
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        self.out.flush()
+    }
+}
 
 /// `text` as a JSON string, quotes included: `"`, `\` and control characters escaped.
 /// Pre: none. Post: a valid JSON string literal denoting `text`.
 pub fn string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
+    push_string(&mut out, text);
+    out
+}
+
+/// Appends [`string`]`(text)` to `out`.
+fn push_string(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -16,12 +389,14 @@ pub fn string(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{:04x}", c as u32); // a String takes every write
+            }
             c => out.push(c),
         }
     }
     out.push('"');
-    out
 }
 
 /// A finite number with 4 decimals, or `null`.
@@ -39,19 +414,19 @@ pub fn number(v: f64) -> String {
 /// Pre: none. Post: valid JSON.
 pub fn rules(rules: &crate::game::rules::Rules) -> String {
     let fleet = rules.fleet();
-    let ships: Vec<String> = fleet
-        .ship_kinds()
-        .filter_map(|k| fleet.kinds().get(k))
-        .map(|k| format!("{{\"name\": {}, \"size\": {}}}", string(&k.name), k.shape.size()))
-        .collect();
-    format!(
-        "{{\"preset\": {}, \"touch\": {}, \"sunk\": {}, \"rotate\": {}, \"ships\": [{}]}}",
-        string(rules.preset_name()),
-        rules.touch(),
-        string(rules.sunk().word()),
-        rules.rotate(),
-        ships.join(", ")
-    )
+    let ships = Array::of(
+        fleet
+            .ship_kinds()
+            .filter_map(|k| fleet.kinds().get(k))
+            .map(|k| Object::new().field("name", &k.name).field("size", k.shape.size())),
+    );
+    Object::new()
+        .field("preset", rules.preset_name())
+        .field("touch", rules.touch())
+        .field("sunk", rules.sunk().word())
+        .field("rotate", rules.rotate())
+        .field("ships", ships)
+        .finish()
 }
 
 /// A JSON value as read by [`parse`].
@@ -427,6 +802,79 @@ mod tests {
         let r = rules(&crate::game::rules::Rules::preset("classic").unwrap());
         assert!(r.starts_with("{\"preset\": \"classic\", \"touch\": true, \"sunk\": \"named\""), "{r}");
         assert!(r.contains("{\"name\": \"carrier\", \"size\": 5}"), "{r}");
+    }
+
+    #[test]
+    fn writes_objects_and_arrays_as_before() {
+        assert_eq!(Object::new().finish(), "{}");
+        assert_eq!(Array::new().finish(), "[]");
+        assert_eq!(Array::of(Vec::<u64>::new()).finish(), "[]");
+        let o = Object::new()
+            .field("scans", 3u64)
+            .field("name", "a\"b")
+            .field("done", false)
+            .field("ship", None::<&str>)
+            .field("mean", 2.0 / 3.0)
+            .field("cell", (1usize, 2usize))
+            .field("empty", Object::new())
+            .field("list", vec![Array::new().item(1u64), Array::new()])
+            .field("rules", Raw("{\"x\": 1}"));
+        assert_eq!(
+            o.clone().finish(),
+            "{\"scans\": 3, \"name\": \"a\\\"b\", \"done\": false, \"ship\": null, \"mean\": 0.6667, \
+             \"cell\": [1, 2], \"empty\": {}, \"list\": [[1], []], \"rules\": {\"x\": 1}}"
+        );
+        assert_eq!(o.clone().line(), format!("{}\n", o.clone().finish()));
+        assert_eq!(o.to_json(), o.clone().finish());
+        assert_eq!(Object::new().field("a", 1u8).open_last("grid"), "{\"a\": 1, \"grid\": ");
+        assert_eq!(Object::new().open_last("grid") + "[]" + Object::CLOSE, "{\"grid\": []}");
+        assert_eq!(Object::reopen("{\"a\": 1}").unwrap().field("b", 2u8).finish(), "{\"a\": 1, \"b\": 2}");
+        assert_eq!(Object::reopen("{ }").unwrap().field("b", 2u8).finish(), "{\"b\": 2}");
+        assert!(Object::reopen("[1]").is_none());
+        assert_eq!(Array::one_per_line().item(1u8).item(2u8).finish(), "[1,\n2]");
+        assert_eq!(f64::INFINITY.to_json(), "null");
+        assert_eq!((-7i64).to_json(), "-7");
+    }
+
+    #[test]
+    fn lines_become_an_array_of_strings() {
+        let lines = |text: &[&[u8]]| {
+            let mut out = Vec::new();
+            let mut w = LineStrings::new(&mut out);
+            for part in text {
+                w.write_all(part).unwrap();
+            }
+            w.finish().unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(lines(&[]), "[]");
+        assert_eq!(lines(&[b"++.\nX", b"X.\n"]), "[\"++.\", \"XX.\"]");
+        let mut out = Vec::new();
+        let mut w = LineStrings::new(&mut out);
+        w.line(b"++.").unwrap();
+        w.write_all(b"a\"\n").unwrap();
+        w.line(b"").unwrap();
+        w.finish().unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "[\"++.\", \"a\\\"\", \"\"]");
+        assert_eq!(lines(&[b"a\"\\\tb\n", b"no end"]), "[\"a\\\"\\\\\\tb\", \"no end\"]");
+        let text = lines(&[b"\x01\xc3\xa9\n\n"]);
+        let v = parse(&text).unwrap();
+        assert_eq!(v, Value::Array(vec![Value::String("\u{1}é".into()), Value::String(String::new())]));
+    }
+
+    #[test]
+    fn what_the_writer_writes_the_reader_reads() {
+        let text = Object::new()
+            .field("k\n", Array::of(["x", "\u{1}\"\\"]))
+            .field("n", Array::new().item(Object::new().field("deep", Array::new().item(Array::new()))))
+            .field("u", u64::MAX)
+            .finish();
+        let v = parse(&text).unwrap();
+        let k = v.get("k\n").unwrap().as_array().unwrap();
+        assert_eq!(k[1].as_str(), Some("\u{1}\"\\"));
+        assert_eq!(v.get("u").unwrap().as_u64(), Some(u64::MAX));
+        let deep = v.get("n").unwrap().as_array().unwrap()[0].get("deep").unwrap();
+        assert_eq!(deep, &Value::Array(vec![Value::Array(vec![])]));
     }
 
     #[test]

@@ -370,46 +370,17 @@ impl ScanRecord {
         ships: Option<&str>,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        write!(out, "{{\"scans\": {}, ", self.scans)?;
+        use crate::render::json::{LineStrings, Object, Raw};
+        let mut head = Object::new().field("scans", self.scans);
         if let Some(ships) = ships {
-            write!(out, "\"ships\": {ships}, ")?;
+            head = head.field("ships", Raw(ships));
         }
-        out.write_all(b"\"grid\": [")?;
-        // The grid's rows, each becoming a JSON string (its characters need no escape).
-        let mut rows = RowsAsJson { out, first: true, open: false };
+        out.write_all(head.open_last("grid").as_bytes())?;
+        // The grid's rows, each becoming a JSON string.
+        let mut rows = LineStrings::new(out);
         self.write_grid(board, &mut rows)?;
-        out.write_all(b"]}\n")
-    }
-}
-
-/// A writer that turns the grid's lines into JSON strings separated by commas.
-struct RowsAsJson<'a> {
-    out: &'a mut dyn Write,
-    first: bool,
-    open: bool,
-}
-
-impl Write for RowsAsJson<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        for part in buf.split_inclusive(|&b| b == b'\n') {
-            if !self.open {
-                self.out.write_all(if self.first { b"\"" } else { b", \"" })?;
-                self.first = false;
-                self.open = true;
-            }
-            match part.strip_suffix(b"\n") {
-                Some(row) => {
-                    self.out.write_all(row)?;
-                    self.out.write_all(b"\"")?;
-                    self.open = false;
-                }
-                None => self.out.write_all(part)?,
-            }
-        }
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        rows.finish()?;
+        writeln!(out, "{}", Object::CLOSE)
     }
 }
 

@@ -27,6 +27,7 @@
 
 use crate::game::board::Board;
 use crate::game::position::Position;
+use crate::render::json::{Array, LineStrings, Object, Raw};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::sonar::Answer;
@@ -116,13 +117,13 @@ impl<'a> Tracer<'a> {
         let b = self.board;
         let ships = b.ships().len();
         let line = if self.options.json {
-            format!(
-                "{{\"strategy\": {}, \"rows\": {}, \"cols\": {}, \"ships\": {ships}, \"ship_cells\": {}}}\n",
-                crate::render::json::string(strategy),
-                b.rows(),
-                b.cols(),
-                b.ship_cells()
-            )
+            Object::new()
+                .field("strategy", strategy)
+                .field("rows", b.rows())
+                .field("cols", b.cols())
+                .field("ships", ships)
+                .field("ship_cells", b.ship_cells())
+                .line()
         } else {
             format!(
                 "trace of {strategy} on a {}x{} board: {}, {}\n",
@@ -149,7 +150,7 @@ impl<'a> Tracer<'a> {
         let hidden = self.scans.saturating_sub(self.options.limit.unwrap_or(usize::MAX));
         if hidden > 0 {
             let text = if self.options.json {
-                format!("{{\"scans_not_shown\": {hidden}}}\n")
+                Object::new().field("scans_not_shown", hidden).line()
             } else {
                 format!(
                     "\n... {} not shown (--limit {})\n",
@@ -191,16 +192,17 @@ impl<'a> Tracer<'a> {
     fn write_block(&mut self, step: &Step, record: &ScanRecord) -> io::Result<()> {
         if self.options.json {
             let head = self.json_head(step, record);
-            self.out.write_all(head.as_bytes())?;
+            self.out.write_all(head.open_last("grid").as_bytes())?;
+            let board = self.board;
+            let mut rows = LineStrings::new(&mut *self.out);
             let mut line = Vec::new();
             for r in 0..record.rows() {
                 line.clear();
-                line.extend_from_slice(if r == 0 { b"\"" } else { b", \"" });
-                self.push_row(&mut line, r, record);
-                line.push(b'"');
-                self.out.write_all(&line)?;
+                Self::push_row(board, &mut line, r, record);
+                rows.line(&line)?;
             }
-            return self.out.write_all(b"]}\n");
+            rows.finish()?;
+            return writeln!(self.out, "{}", Object::CLOSE);
         }
         let head = self.block(step, record);
         self.out.write_all(head.as_bytes())?;
@@ -211,12 +213,12 @@ impl<'a> Tracer<'a> {
             if self.options.color {
                 let mut s = String::new();
                 for c in 0..record.cols() {
-                    let ch = self.cell_char(r * record.cols() + c, record) as char;
+                    let ch = Self::cell_char(self.board, r * record.cols() + c, record) as char;
                     push_colored(&mut s, ch, self.color_of(Position::new(r, c), step, record));
                 }
                 line.extend_from_slice(s.as_bytes());
             } else {
-                self.push_row(&mut line, r, record);
+                Self::push_row(self.board, &mut line, r, record);
             }
             line.push(b'\n');
             self.out.write_all(&line)?;
@@ -225,56 +227,48 @@ impl<'a> Tracer<'a> {
     }
 
     /// The character of cell `i` as the judge draws it.
-    fn cell_char(&self, i: usize, record: &ScanRecord) -> u8 {
+    fn cell_char(board: &Board, i: usize, record: &ScanRecord) -> u8 {
         match record.state_at(i) {
             CellState::Hit => b'+',
             CellState::Miss | CellState::Eliminated => b'X',
-            CellState::Unknown if self.board.is_ship_at(i) => b'O',
+            CellState::Unknown if board.is_ship_at(i) => b'O',
             CellState::Unknown => b'.',
         }
     }
 
     /// Appends row `r` of the board as the judge draws it.
-    fn push_row(&self, line: &mut Vec<u8>, r: usize, record: &ScanRecord) {
+    fn push_row(board: &Board, line: &mut Vec<u8>, r: usize, record: &ScanRecord) {
         let cols = record.cols();
-        line.extend((r * cols..(r + 1) * cols).map(|i| self.cell_char(i, record)));
+        line.extend((r * cols..(r + 1) * cols).map(|i| Self::cell_char(board, i, record)));
     }
 
-    /// A step's JSON object up to its `"grid": [` (the rows follow).
-    fn json_head(&self, step: &Step, record: &ScanRecord) -> String {
-        let cell = |p: &Position| format!("[{}, {}]", p.row, p.col);
-        let mut s = format!("{{\"scan\": {}", record.scans());
+    /// A step's JSON object without its last member, `grid` (the rows follow).
+    fn json_head(&self, step: &Step, record: &ScanRecord) -> Object {
+        let cell = |p: &Position| (p.row, p.col);
+        let mut o = Object::new().field("scan", record.scans());
         if let Some((pos, source, answer)) = step.probe {
-            let _ = write!(
-                s,
-                ", \"probe\": {}, \"source\": {}, \"answer\": {}",
-                cell(&pos),
-                crate::render::json::string(&source.to_string()),
-                crate::render::json::string(&describe(answer, self.board))
-            );
+            o = o
+                .field("probe", cell(&pos))
+                .field("source", source.to_string())
+                .field("answer", describe(answer, self.board));
         }
-        let eliminated: Vec<String> = step.eliminated.iter().map(cell).collect();
-        let _ = write!(s, ", \"eliminated\": [{}]", eliminated.join(", "));
+        o = o.field("eliminated", Array::of(step.eliminated.iter().map(cell)));
         if let Some((name, cells, len)) = &step.list {
-            let cells: Vec<String> = cells.iter().map(cell).collect();
-            let _ = write!(
-                s,
-                ", \"list\": {{\"name\": {}, \"cells\": [{}], \"length\": {len}}}",
-                crate::render::json::string(name),
-                cells.join(", ")
-            );
+            let list = Object::new()
+                .field("name", name)
+                .field("cells", Array::of(cells.iter().map(cell)))
+                .field("length", len);
+            o = o.field("list", list);
         }
         match &step.matrix {
-            Some(rows) if rows.is_empty() => s.push_str(", \"matrix\": null"),
+            Some(rows) if rows.is_empty() => o = o.field("matrix", None::<u8>),
             Some(rows) => {
-                let rows: Vec<String> =
-                    rows.iter().map(|r| format!("[{}]", r.split_whitespace().collect::<Vec<_>>().join(", "))).collect();
-                let _ = write!(s, ", \"matrix\": [{}]", rows.join(", "));
+                let rows = rows.iter().map(|r| Array::of(r.split_whitespace().map(Raw)));
+                o = o.field("matrix", Array::of(rows));
             }
             None => {}
         }
-        s.push_str(", \"grid\": [");
-        s
+        o
     }
 
     /// The block of the step that `record` ends, up to its `board:` line.

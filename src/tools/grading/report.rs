@@ -8,7 +8,7 @@ use super::cases::{Case, Origin};
 use super::check::{Build, Checked, Outcome, Settings, Shrunk};
 use super::runner::Ending;
 use super::verdict::{self, Verdict};
-use crate::render::json;
+use crate::render::json::{Array, Object};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -79,14 +79,14 @@ fn build_ending(build: &Build) -> String {
 /// "build_ending", "stdout", "stderr"}`.
 /// Pre: `build` did not succeed. Post: one valid JSON object and a line break.
 pub(crate) fn compile_error_json(build: &Build, settings: &Settings) -> String {
-    format!(
-        "{{\"program\": {}, \"build\": {}, \"verdict\": \"CE\", \"build_ending\": {}, \"stdout\": {}, \"stderr\": {}}}\n",
-        json::string(&settings.program.shown()),
-        json::string(&build.command),
-        json::string(&build_ending(build)),
-        bytes_json(&build.run.stdout),
-        bytes_json(&build.run.stderr)
-    )
+    Object::new()
+        .field("program", settings.program.shown())
+        .field("build", &build.command)
+        .field("verdict", "CE")
+        .field("build_ending", build_ending(build))
+        .field("stdout", bytes_json(&build.run.stdout))
+        .field("stderr", bytes_json(&build.run.stderr))
+        .line()
 }
 
 /// `6 samples, 51 edge, 300 random, 2 user`.
@@ -359,15 +359,13 @@ fn block(out: &mut String, bytes: &[u8], ends: bool) {
 }
 
 /// `{"AC": n, "PE": n, ...}`.
-fn counts_json(c: &Counts) -> String {
-    let parts: Vec<String> =
-        Verdict::ALL.iter().zip(c).map(|(v, n)| format!("{}: {n}", json::string(v.code()))).collect();
-    format!("{{{}}}", parts.join(", "))
+fn counts_json(c: &Counts) -> Object {
+    Verdict::ALL.iter().zip(c).fold(Object::new(), |o, (v, n)| o.field(v.code(), n))
 }
 
-/// Bytes as a JSON string (invalid UTF-8 replaced).
-fn bytes_json(b: &[u8]) -> String {
-    json::string(&String::from_utf8_lossy(b))
+/// Bytes as text for a JSON string (invalid UTF-8 replaced).
+fn bytes_json(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(b)
 }
 
 /// The JSON report: `{"program", "verdict", "cases", "counts", "by_strategy",
@@ -376,54 +374,41 @@ fn bytes_json(b: &[u8]) -> String {
 /// Pre: none. Post: one valid JSON object and a line break.
 pub(crate) fn json(checked: &Checked, settings: &Settings) -> String {
     let (by, all) = counts(checked);
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "{{\"program\": {}, \"verdict\": {}, \"cases\": {}, \"counts\": {}, \"by_strategy\": {{",
-        json::string(&settings.program.shown()),
-        json::string(checked.verdict().code()),
-        checked.cases.len(),
-        counts_json(&all)
-    );
-    let strategies: Vec<String> = by.iter().map(|(s, c)| format!("{}: {}", json::string(s), counts_json(c))).collect();
-    out.push_str(&strategies.join(", "));
-    out.push_str("}, \"failures\": [");
-    let mut first = true;
+    let by_strategy = by.iter().fold(Object::new(), |o, (s, c)| o.field(s, counts_json(c)));
+    let mut failures = Array::new();
     for ((case, outcome), shrunk) in checked.cases.iter().zip(&checked.outcomes).zip(&checked.shrunk) {
         if outcome.verdict == Verdict::Accepted {
             continue;
         }
-        if !first {
-            out.push_str(", ");
-        }
-        first = false;
-        let shrunk = match shrunk {
-            Some(s) => format!(
-                "{{\"input\": {}, \"expected\": {}, \"got\": {}, \"stderr\": {}, \"runs\": {}, \"minimal\": {}}}",
-                bytes_json(&s.input),
-                bytes_json(&s.expected),
-                bytes_json(&s.outcome.run.stdout),
-                bytes_json(&s.outcome.run.stderr),
-                s.runs,
-                s.minimal
-            ),
-            None => "null".into(),
-        };
-        let _ = write!(
-            out,
-            "{{\"case\": {}, \"strategy\": {}, \"verdict\": {}, \"input\": {}, \"expected\": {}, \"got\": {}, \
-             \"stderr\": {}, \"shrunk\": {shrunk}}}",
-            json::string(&case.name),
-            json::string(&case.strategy),
-            json::string(outcome.verdict.code()),
-            bytes_json(&case.input),
-            bytes_json(&case.expected),
-            bytes_json(&outcome.run.stdout),
-            bytes_json(&outcome.run.stderr)
+        let shrunk = shrunk.as_ref().map(|s| {
+            Object::new()
+                .field("input", bytes_json(&s.input))
+                .field("expected", bytes_json(&s.expected))
+                .field("got", bytes_json(&s.outcome.run.stdout))
+                .field("stderr", bytes_json(&s.outcome.run.stderr))
+                .field("runs", s.runs)
+                .field("minimal", s.minimal)
+        });
+        failures = failures.item(
+            Object::new()
+                .field("case", &case.name)
+                .field("strategy", &case.strategy)
+                .field("verdict", outcome.verdict.code())
+                .field("input", bytes_json(&case.input))
+                .field("expected", bytes_json(&case.expected))
+                .field("got", bytes_json(&outcome.run.stdout))
+                .field("stderr", bytes_json(&outcome.run.stderr))
+                .field("shrunk", shrunk),
         );
     }
-    out.push_str("]}\n");
-    out
+    Object::new()
+        .field("program", settings.program.shown())
+        .field("verdict", checked.verdict().code())
+        .field("cases", checked.cases.len())
+        .field("counts", counts_json(&all))
+        .field("by_strategy", by_strategy)
+        .field("failures", failures)
+        .line()
 }
 
 /// A case name as a file name: letters, digits, `.`, `_` and `-` kept, others `_`.

@@ -17,7 +17,7 @@ use crate::game::position::Position;
 use crate::game::rules::{Rules, PRESETS};
 use crate::game::ship::Ship;
 use crate::limits::SERVE_CELLS;
-use crate::render::json::{self, Value};
+use crate::render::json::{self, Array, Object, Raw, Value};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::referee::{self, Referee};
@@ -181,14 +181,13 @@ fn new_game(state: &State, req: &Request) -> Response {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
         let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
-        let answer = format!(
-            "{{\"token\": {}, \"rows\": {}, \"cols\": {}, \"ship_cells\": {}, \"rules\": {}}}\n",
-            json::string(&token),
-            board.rows(),
-            board.cols(),
-            board.ship_cells(),
-            json::rules(board.rules())
-        );
+        let answer = Object::new()
+            .field("token", &token)
+            .field("rows", board.rows())
+            .field("cols", board.cols())
+            .field("ship_cells", board.ship_cells())
+            .field("rules", Raw(&json::rules(board.rules())))
+            .line();
         state.store.insert(token, Game::new(board));
         Ok(Response::json(201, answer))
     };
@@ -237,36 +236,33 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
         Answer::Sunk(kind) => ("sunk", kind.and_then(|k| fleet.kinds().get(k)).map(|k| k.name.clone())),
     };
     let done = game.record.hits() >= board.ship_cells();
-    let ship = ship.map_or("null".to_string(), |s| json::string(&s));
     let reply = crate::tools::play::protocol::reply_line(said, fleet);
     Ok(Response::json(
         200,
-        format!(
-            "{{\"answer\": \"{word}\", \"ship\": {ship}, \"reply\": {}, \"probes\": {}, \"done\": {done}}}\n",
-            json::string(&reply),
-            game.record.scans()
-        ),
+        Object::new()
+            .field("answer", word)
+            .field("ship", ship)
+            .field("reply", &*reply)
+            .field("probes", game.record.scans())
+            .field("done", done)
+            .line(),
     ))
 }
 
 /// `GET /api/rules`: the presets, their bays and fleets, and the strategies.
 fn rules_list() -> Response {
-    let items: Vec<String> = PRESETS
-        .iter()
-        .filter_map(|p| Rules::preset(p.name).ok().map(|r| (p, r)))
-        .map(|(p, r)| {
-            let (rows, cols) = r.bay();
-            format!(
-                "{{\"name\": {}, \"summary\": {}, \"rows\": {rows}, \"cols\": {cols}, \"straight\": {}, \"rules\": {}}}",
-                json::string(p.name),
-                json::string(p.summary),
-                r.fleet().is_straight(),
-                json::rules(&r)
-            )
-        })
-        .collect();
-    let names: Vec<String> = strategy::NAMES.iter().map(|n| json::string(n)).collect();
-    Response::json(200, format!("{{\"presets\": [{}], \"strategies\": [{}]}}\n", items.join(", "), names.join(", ")))
+    let items = PRESETS.iter().filter_map(|p| Rules::preset(p.name).ok().map(|r| (p, r))).map(|(p, r)| {
+        let (rows, cols) = r.bay();
+        Object::new()
+            .field("name", p.name)
+            .field("summary", p.summary)
+            .field("rows", rows)
+            .field("cols", cols)
+            .field("straight", r.fleet().is_straight())
+            .field("rules", Raw(&json::rules(&r)))
+    });
+    let body = Object::new().field("presets", Array::of(items)).field("strategies", &strategy::NAMES[..]);
+    Response::json(200, body.line())
 }
 
 /// `ships=r,c,size,E|S;...`: straight ships placed by hand.
@@ -407,38 +403,42 @@ fn trace(req: &Request) -> Response {
             return Err(Response::error(500, "the tracer wrote nothing"));
         };
         let middle = lines.get(1..lines.len().saturating_sub(1)).unwrap_or(&[]);
-        let mut items = Vec::with_capacity(middle.len());
+        let mut items = Array::one_per_line();
         for (k, line) in middle.iter().enumerate() {
             let weights = match steps.get(k) {
                 Some(Some((what, values))) => {
-                    let v: Vec<String> = values.iter().map(|&x| number(x)).collect();
-                    format!("{{\"name\": {}, \"values\": [{}]}}", json::string(what), v.join(", "))
+                    let v: Vec<Option<String>> = values.iter().map(|&x| number(x)).collect();
+                    Some(
+                        Object::new()
+                            .field("name", what)
+                            .field("values", Array::of(v.iter().map(|x| x.as_deref().map(Raw)))),
+                    )
                 }
-                _ => "null".to_string(),
+                _ => None,
             };
-            let body = line.strip_suffix('}').unwrap_or(line);
-            items.push(format!("{body}, \"weights\": {weights}}}"));
+            let step = Object::reopen(line)
+                .ok_or_else(|| Response::error(500, "the tracer wrote a step that is not an object"))?;
+            items = items.item(step.field("weights", weights));
         }
-        Ok(Response::json(
-            200,
-            format!(
-                "{{\"trace\": {head}, \"rules\": {}, \"steps\": [{}], \"judge\": {judge}}}\n",
-                json::rules(board.rules()),
-                items.join(",\n")
-            ),
-        ))
+        let body = Object::new()
+            .field("trace", Raw(head))
+            .field("rules", Raw(&json::rules(board.rules())))
+            .field("steps", items)
+            .field("judge", Raw(judge));
+        Ok(Response::json(200, body.line()))
     };
     run().unwrap_or_else(|e| e)
 }
 
-/// A weight: whole numbers as written, others with 6 decimals.
-fn number(x: f64) -> String {
+/// A weight's JSON number: whole numbers as written, others with 6 decimals; `None`
+/// (written `null`) when not finite.
+fn number(x: f64) -> Option<String> {
     if !x.is_finite() {
-        "null".into()
+        None
     } else if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
+        Some(format!("{}", x as i64))
     } else {
-        format!("{x:.6}")
+        Some(format!("{x:.6}"))
     }
 }
 

@@ -2,6 +2,7 @@
 //! request line, the headers and the body (and a deadline for the whole request), and a
 //! response writer. No chunked bodies, no pipelining guarantees beyond order.
 
+use crate::render::json::Object;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -245,7 +246,7 @@ impl Response {
     pub(crate) fn error(status: u16, message: &str) -> Response {
         Response::json(
             status,
-            format!("{{\"error\": {{\"status\": {status}, \"message\": {}}}}}\n", crate::render::json::string(message)),
+            Object::new().field("error", Object::new().field("status", status).field("message", message)).line(),
         )
     }
 

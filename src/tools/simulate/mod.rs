@@ -14,6 +14,7 @@
 pub mod arena;
 pub mod chart;
 pub mod merge;
+pub mod report;
 
 use crate::game::board::{Board, BoardError};
 use crate::game::placement::{PlacementError, Placer};
