@@ -158,7 +158,7 @@ ERRORS (one `error: ` line on stderr, exit status 2)
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let config = PlayConfig::read(flags)?;
     match &config.mode {
-        Mode::Url(url) => super::play_url::run(&config, url, io),
+        Mode::Url(url) => super::play_url::run((&config.rules, config.strategy.as_deref(), config.seed), url, io),
         Mode::Referee(argv) => against_referee(&config, io, argv),
         Mode::Local => play(&config, io, None),
     }

@@ -2,7 +2,7 @@
 //! any service that answers `GetRowCount`, `GetColumnCount` and `GetCellAt` with
 //! numbers), then prints where the ships are, as the seed's program did.
 
-use super::play::PlayConfig;
+use super::game::RuleFlags;
 use super::{CliError, Streams};
 use crate::game::placement::Placer;
 use crate::strategy;
@@ -13,12 +13,15 @@ use crate::tools::serve::client::{ExecSonar, Url};
 /// Pre: none. Post: on `Ok`, stdout holds the token line (when asked), one line per
 /// ship (`NAME at (r,c)`), the number of probes and the grid; `Err` for a bad address, a
 /// service that fails or answers other than 0 and 1, or a fleet that does not fit.
-/// `config` is play's (no bay, no `--cells`; the rules' preset is starwars unless
-/// `--rules` is given).
-pub(crate) fn run(config: &PlayConfig, url: &str, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let rules = config.rules.rules_or_preset("starwars")?;
-    let name = config.strategy.as_deref().unwrap_or("density");
-    let seed = config.seed;
+/// `rules`, `strategy` and `seed` are play's flags (the rules' preset is starwars
+/// unless `--rules` is given; the strategy density unless `--strategy` is).
+pub(crate) fn run(
+    (rules, strategy, seed): (&RuleFlags, Option<&str>, u64),
+    url: &str,
+    io: &mut Streams<'_>,
+) -> Result<(), CliError> {
+    let rules = rules.rules_or_preset("starwars")?;
+    let name = strategy.unwrap_or("density");
     let parsed = Url::parse(url).map_err(|e| CliError::Usage(format!("--url: {e}")))?;
     let had_token =
         crate::tools::serve::http::query_pairs(&parsed.query).is_ok_and(|q| q.iter().any(|(k, _)| k == "token"));

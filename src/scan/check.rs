@@ -22,10 +22,8 @@ use crate::game::fleet::Fleet;
 use crate::game::position::{Direction, Position};
 use crate::game::rules::{Rules, Sunk};
 use crate::game::ship::MAX_SHIP;
-use crate::render::words::count;
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::sonar::Answer;
-use std::fmt;
+use crate::scan::sonar::{Answer, Contradiction, Impossible};
 
 /// What is announced of the ships of a bay besides the rules.
 #[derive(Debug, Clone, Copy)]
@@ -37,131 +35,6 @@ pub struct Announced<'a> {
     /// How many cells the ships cover.
     pub ship_cells: usize,
 }
-
-/// Why an answer cannot be true.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Impossible {
-    /// A hit, but every ship cell was already found.
-    AllFound {
-        /// The ship cells announced.
-        cells: usize,
-    },
-    /// A hit diagonal to another hit, where ships never touch.
-    Diagonal {
-        /// The other hit.
-        hit: Position,
-    },
-    /// A hit beside a cell of a sunk ship, where ships never touch.
-    BesideSunk {
-        /// The sunk ship's cell next to it.
-        cell: Position,
-    },
-    /// A hit that makes a line of hits longer than any ship afloat, where ships never
-    /// touch.
-    TooLong {
-        /// The hits in the line, this one included.
-        run: usize,
-        /// The longest ship afloat.
-        longest: usize,
-    },
-    /// A sunk answer under rules that never announce one.
-    SunkNotAnnounced,
-    /// A named ship sunk, but every ship of its kind was already sunk.
-    KindSunk {
-        /// The kind's name.
-        name: String,
-    },
-    /// A sunk ship whose line of hits has no afloat ship's size (ships never touch).
-    NoShipOfSize {
-        /// The hits in the line through the cell, this one included.
-        run: usize,
-    },
-    /// A named ship sunk whose size does not match the line of hits through the cell
-    /// (ships never touch), or with no line of that many hits through the cell (ships
-    /// may touch).
-    NoLine {
-        /// The kind's name.
-        name: String,
-        /// Its size.
-        size: usize,
-    },
-    /// A sunk ship before as many cells were hit as the ships sunk so far cover.
-    TooFewHits {
-        /// Hits so far, this one included.
-        hits: usize,
-        /// The cells of the ships sunk, this one included (at least).
-        needed: usize,
-    },
-    /// Water, where the ship cells still to find no longer fit in the cells left.
-    NoRoom {
-        /// Ship cells not found yet.
-        missing: usize,
-        /// Cells not asked yet, this one excluded.
-        left: usize,
-    },
-}
-
-/// An impossible answer: the cell and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Contradiction {
-    /// The cell answered.
-    pub cell: Position,
-    /// Why the answer cannot be true.
-    pub why: Impossible,
-}
-
-impl fmt::Display for Contradiction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pos = self.cell;
-        match &self.why {
-            Impossible::AllFound { cells } => {
-                let verb = if *cells == 1 { "was" } else { "were" };
-                write!(f, "{pos} is a hit, but {} {verb} already found", count(*cells, "ship cell"))
-            }
-            Impossible::Diagonal { hit } => {
-                write!(f, "{pos} is a hit diagonal to the hit {hit}, and ships never touch")
-            }
-            Impossible::BesideSunk { cell } => {
-                write!(f, "{pos} is a hit beside the sunk ship at {cell}, and ships never touch")
-            }
-            Impossible::TooLong { run, longest } => {
-                write!(
-                    f,
-                    "{pos} is a hit that makes {run} hits in a line, but the longest ship afloat has {longest} cells"
-                )
-            }
-            Impossible::SunkNotAnnounced => {
-                write!(f, "{pos} is answered sunk, but these rules never announce a sunk ship")
-            }
-            Impossible::KindSunk { name } => write!(f, "{pos} sinks the {name}, which was already sunk"),
-            Impossible::NoShipOfSize { run } => {
-                write!(f, "{pos} sinks a ship of {}, but no ship of that size is afloat", count(*run, "cell"))
-            }
-            Impossible::NoLine { name, size } => {
-                write!(
-                    f,
-                    "{pos} sinks the {name} ({}), but no line of {size} hits goes through it",
-                    count(*size, "cell")
-                )
-            }
-            Impossible::TooFewHits { hits, needed } => write!(
-                f,
-                "{pos} sinks a ship after {}, but the ships sunk cover at least {}",
-                count(*hits, "hit"),
-                count(*needed, "cell")
-            ),
-            Impossible::NoRoom { missing, left } => write!(
-                f,
-                "{pos} is water, but {} {} still to be found and only {} would be left",
-                count(*missing, "ship cell"),
-                if *missing == 1 { "is" } else { "are" },
-                count(*left, "cell")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Contradiction {}
 
 /// Checks `answer` at `pos` against what `known` holds and what is `announced`.
 /// Pre: `pos` inside `known`'s board and not probed there; under rules that announce

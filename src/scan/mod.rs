@@ -39,7 +39,7 @@ pub enum ScanError {
         expected: usize,
     },
     /// An answer contradicts the rules or earlier answers ([`check`]).
-    Contradiction(check::Contradiction),
+    Contradiction(crate::scan::sonar::Contradiction),
     /// The memory a strategy needs for this board could not be had.
     OutOfMemory(Shortage),
     /// The board is larger than the strategy plays (the message names the limit and

@@ -29,8 +29,9 @@ use crate::game::position::Position;
 use crate::game::rules::{Rules, Sunk};
 use crate::limits::memory::{self, Shortage};
 use crate::render::coords::letters;
-use crate::scan::check::{self, Announced, Contradiction};
+use crate::scan::check::{self, Announced};
 use crate::scan::record::ScanRecord;
+use crate::scan::sonar::Contradiction;
 use crate::scan::sonar::{Answer, ProbeError, Sonar};
 use crate::tools::play::protocol::{answer_words, parse_reply, read_line, Header, Reply};
 use std::cell::Cell;
@@ -340,7 +341,7 @@ impl Sonar for Interactive<'_> {
 mod tests {
     use super::*;
     use crate::render::coords::{parse_letters, row_letters};
-    use crate::scan::check::Impossible;
+    use crate::scan::sonar::Impossible;
 
     fn run_with(
         rules: Rules,
