@@ -15,7 +15,7 @@
 //! | [`limits`]    | every limit (what is read, the boards each part plays, work and time), each with its reason; allocations that may fail |
 //! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
 //! | [`render`]    | what is printed: cells in letters, counted nouns, quoted user text, did-you-mean, JSON (the one writer and reader every command's JSON goes through) |
-//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
+//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
 //! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
 //! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
@@ -26,11 +26,13 @@
 //!
 //! [`game::input::parse`] reads the input into a [`Board`] and a strategy name;
 //! [`strategy::by_name`] picks the [`ScanStrategy`]; the strategy asks a [`Scan`] to
-//! probe a cell; the scan asks the hidden board through the referee
-//! ([`scan::referee::answer`]: "ship or water?", and under rules that announce it
-//! "sunk"), or in `play` the other side through a [`scan::sonar::Sonar`]; it records
-//! the answer in its [`scan::record::ScanRecord`] and tells its observer; when every
-//! ship cell is spotted, the record is rendered as the final grid and count.
+//! probe a cell; the scan asks the hidden board through the referee, whose one probe
+//! step ([`scan::referee::probe`]) answers "ship or water?" (and, under rules that
+//! announce it, "sunk") and records the answer in the scan's
+//! [`scan::record::ScanRecord`]. In `play` the other side answers through a
+//! [`scan::sonar::Sonar`] instead, and every such answer is first asked of the
+//! consistency check ([`scan::check`]). The scan tells its observer; when every ship
+//! cell is spotted, the record is rendered as the final grid and count.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
