@@ -170,12 +170,13 @@ impl Request {
     pub(crate) fn report(&self, grid: &StateGrid) -> Result<String, CliError> {
         let afloat = afloat(self.afloat.as_deref(), &self.rules, grid)?;
         let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
-        check_answers(grid, &self.rules, fleet_known.then_some(&afloat))?;
+        let known = check_answers(grid, &self.rules, fleet_known.then_some(&afloat))?;
         match self.mode {
             Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
             Mode::Bayes => {
                 Placer::with_rules(grid.rows(), grid.cols(), &self.rules).check(&afloat)?;
-                bayes_report(grid, &self.rules.clone().with_fleet(afloat), self.prior, self.seed, self.style)
+                let rules = self.rules.clone().with_fleet(afloat);
+                bayes_report((grid, &known), &rules, self.prior, self.seed, self.style)
             }
         }
     }
@@ -324,9 +325,10 @@ fn unreadable_wrecks(rules: &Rules, grid: &StateGrid) -> String {
 
 /// Asks the consistency check ([`check`]) about every answer of the grid, in reading
 /// order (a grid keeps no order of its own: the first impossible cell read is named),
-/// against the ships afloat when the fleet is known (`#` cells are left out of both).
+/// against the ships afloat when the fleet is known (`#` cells are left out of both),
+/// and returns what the grid knows as a scan's record (`#` cells eliminated).
 /// Pre: none. Post: `Err` names the first impossible cell and why.
-fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Result<(), CliError> {
+fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Result<ScanRecord, CliError> {
     let (rows, cols) = (grid.rows(), grid.cols());
     let mut known = ScanRecord::default();
     known.try_reserve(rows, cols).map_err(|e| CliError::Scan(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
@@ -344,7 +346,10 @@ fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Res
             .map_err(|c| CliError::Invalid(format!("the grid is impossible: {c}")))?;
         known.answered(i, answer);
     }
-    Ok(())
+    for (i, _) in grid.wrecks().iter().enumerate().filter(|(_, &w)| w) {
+        known.mark_eliminated(Position::from_index(i, cols));
+    }
+    Ok(known)
 }
 
 /// The rules' deductions, or the grid's inconsistency as a `CliError`.
@@ -512,15 +517,21 @@ fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, style: Style) -> Result<
 
 /// bayes's advice: the posterior probability of a ship on every cell, for the fleet of
 /// `rules` (the ships afloat).
-fn bayes_report(grid: &StateGrid, rules: &Rules, prior: Prior, seed: u64, style: Style) -> Result<String, CliError> {
+fn bayes_report(
+    (grid, known): (&StateGrid, &ScanRecord),
+    rules: &Rules,
+    prior: Prior,
+    seed: u64,
+    style: Style,
+) -> Result<String, CliError> {
     let as_json = style.json;
     let fleet = rules.fleet();
     // The deductions of straight ships that never touch hold whatever a probe answers.
     let apart = !rules.touch() && fleet.is_straight();
     let mut d = if apart { deduce(grid, Some(&fleet.sizes()))? } else { plain(grid) };
-    let (rows, cols) = (grid.rows(), grid.cols());
+    let cols = grid.cols();
     let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
-    let ev = Evidence { rows, cols, grid: grid.cells(), log: None, wrecks: grid.wrecks(), rules };
+    let ev = Evidence { known, wrecks: grid.wrecks(), rules };
     let post: Posterior = Estimator::with_settings(seed, settings).estimate_under(&ev).map_err(|e| {
         CliError::Invalid(match e {
             PosteriorError::Contradiction(why) => {

@@ -480,14 +480,12 @@ pub(crate) fn ship_places(
     record: &crate::scan::record::ScanRecord,
     rules: &crate::game::rules::Rules,
 ) -> Vec<(String, Placed)> {
-    use crate::posterior::{grid_of, locate, Evidence};
+    use crate::posterior::{locate, Evidence};
     let fleet = rules.fleet();
     if !fleet.is_named() && fleet.is_straight() {
         return Vec::new();
     }
-    let grid = grid_of(record);
-    let ev =
-        Evidence { rows: record.rows(), cols: record.cols(), grid: &grid, log: record.answers(), wrecks: &[], rules };
+    let ev = Evidence { known: record, wrecks: &[], rules };
     let places = locate(&ev, 2_000_000);
     let mut out = Vec::new();
     for (k, kind) in fleet.kinds().iter().enumerate() {

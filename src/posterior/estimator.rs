@@ -7,7 +7,7 @@ use super::model::Model;
 use super::sampling::{consistent, draw, Sample, Scratch};
 use super::table::{Fit, Table};
 use super::{
-    certainties, check, clamp, finish_exact, sized, Evidence, Method, Posterior, PosteriorError, Prior, Settings,
+    certainties, check, clamp, finish_exact, sized, Evidence, Facts, Method, Posterior, PosteriorError, Prior, Settings,
 };
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
@@ -95,7 +95,7 @@ impl Estimator {
         fleet: &[usize],
     ) -> Result<Posterior, PosteriorError> {
         let rules: Rules = sized(fleet)?;
-        self.estimate_under(&Evidence { rows, cols, grid, log: None, wrecks: &[], rules: &rules })
+        self.estimate_facts(&Facts { rows, cols, grid, log: None, wrecks: &[], rules: &rules })
     }
 
     /// The posterior of the evidence `ev` for its rules' fleet (every ship still to
@@ -103,6 +103,12 @@ impl Estimator {
     /// Pre: none. Post: `Ok` probabilities are 1 on hits and 0 on water; `Err` when the
     /// evidence is malformed, the board too large, or no layout agrees with it.
     pub fn estimate_under(&mut self, ev: &Evidence<'_>) -> Result<Posterior, PosteriorError> {
+        let mut grid = Vec::new();
+        self.estimate_facts(&ev.facts(&mut grid))
+    }
+
+    /// [`Estimator::estimate_under`] on the facts.
+    fn estimate_facts(&mut self, ev: &Facts<'_>) -> Result<Posterior, PosteriorError> {
         check(ev)?;
         let groups = match &self.grouped {
             Some((rules, groups)) if rules == ev.rules => groups.clone(),
@@ -124,7 +130,7 @@ impl Estimator {
         result
     }
 
-    fn estimate_with(&mut self, t: &Table, ev: &Evidence<'_>, groups: Vec<Group>) -> Result<Posterior, PosteriorError> {
+    fn estimate_with(&mut self, t: &Table, ev: &Facts<'_>, groups: Vec<Group>) -> Result<Posterior, PosteriorError> {
         let prior = self.settings.prior;
         let grid = ev.grid;
         let m = Model::build(t, ev, &groups, prior, &mut self.scratch.prior.counts)?;

@@ -99,15 +99,40 @@ impl fmt::Display for PosteriorError {
 
 impl std::error::Error for PosteriorError {}
 
-/// The knowledge grid of a scan record, one state per cell in row-major order.
-/// Pre: none. Post: `rows * cols` states.
-pub fn grid_of(record: &ScanRecord) -> Vec<CellState> {
-    (0..record.rows() * record.cols()).map(|i| record.state_at(i)).collect()
-}
-
-/// What is known of a bay.
+/// What is known of a bay, as the posterior is asked about it: what a scan knows (or
+/// `advise`'s grid, read into the same record), the ships already sunk and left out of
+/// the fleet, and the rules.
 #[derive(Debug, Clone, Copy)]
 pub struct Evidence<'a> {
+    /// What is known of every cell, and the order of the hits and sunk answers when the
+    /// rules announce sunk ships.
+    pub known: &'a ScanRecord,
+    /// Cells of ships already sunk and left out of the fleet (`advise`'s `#`, which
+    /// `known` holds as eliminated), or empty.
+    pub wrecks: &'a [bool],
+    /// The rules.
+    pub rules: &'a Rules,
+}
+
+impl<'a> Evidence<'a> {
+    /// The facts the posterior works on, its states copied into `grid` (one byte a
+    /// cell: the posterior indexes them in its inner loops).
+    fn facts(&self, grid: &'a mut Vec<CellState>) -> Facts<'a> {
+        *grid = self.known.states();
+        Facts {
+            rows: self.known.rows(),
+            cols: self.known.cols(),
+            grid,
+            log: self.known.answers(),
+            wrecks: self.wrecks,
+            rules: self.rules,
+        }
+    }
+}
+
+/// What the posterior works on: [`Evidence`] with its states one byte a cell.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Facts<'a> {
     /// Rows of the bay.
     pub rows: usize,
     /// Columns of the bay.
@@ -351,7 +376,7 @@ fn clamp(p: &mut Posterior) {
 
 /// Checks the evidence's shape: at most [`POSTERIOR_CELLS`] cells, one state per cell, and
 /// wrecks (when given) one per cell.
-fn check(ev: &Evidence<'_>) -> Result<(), PosteriorError> {
+fn check(ev: &Facts<'_>) -> Result<(), PosteriorError> {
     let cells = ev.rows.saturating_mul(ev.cols);
     if cells > POSTERIOR_CELLS {
         return Err(PosteriorError::TooLarge(cells));
@@ -395,6 +420,12 @@ pub fn exact_posterior_under(
     prior: Prior,
     node_limit: usize,
 ) -> Result<Option<Posterior>, PosteriorError> {
+    let mut grid = Vec::new();
+    exact_of(&ev.facts(&mut grid), prior, node_limit)
+}
+
+/// [`exact_posterior_under`] on the facts.
+fn exact_of(ev: &Facts<'_>, prior: Prior, node_limit: usize) -> Result<Option<Posterior>, PosteriorError> {
     check(ev)?;
     let groups = groups::groups(ev.rules.fleet(), ev.rules);
     let t = Table::new(ev.rows, ev.cols, &groups, ev.rules.reach());
@@ -415,10 +446,13 @@ pub fn locate(
     ev: &Evidence<'_>,
     node_limit: usize,
 ) -> Result<Option<Vec<Vec<crate::game::ship::Ship>>>, PosteriorError> {
+    let mut known = Vec::new();
+    let ev = ev.facts(&mut known);
+    let ev = &ev;
     check(ev)?;
     let grid: Vec<CellState> =
         ev.grid.iter().map(|&s| if s == CellState::Unknown { CellState::Eliminated } else { s }).collect();
-    let ev = Evidence { grid: &grid, ..*ev };
+    let ev = Facts { grid: &grid, ..*ev };
     let groups = groups::groups(ev.rules.fleet(), ev.rules);
     let t = Table::new(ev.rows, ev.cols, &groups, ev.rules.reach());
     let mut counts = prior::Counts::default();
@@ -460,8 +494,8 @@ pub fn exact_posterior(
     node_limit: usize,
 ) -> Result<Option<Posterior>, PosteriorError> {
     let rules = sized(fleet)?;
-    let ev = Evidence { rows, cols, grid, log: None, wrecks: &[], rules: &rules };
-    exact_posterior_under(&ev, prior, node_limit)
+    let ev = Facts { rows, cols, grid, log: None, wrecks: &[], rules: &rules };
+    exact_of(&ev, prior, node_limit)
 }
 
 #[cfg(test)]

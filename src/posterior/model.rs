@@ -11,7 +11,7 @@
 use super::groups::{group_of, Group};
 use super::prior::{ln_factorial, ln_in_random_order, Counts, GenPrior, PriorScratch, MAX_LABELINGS};
 use super::table::{bit, set_bit, Fit, Table};
-use super::{Evidence, PosteriorError, Prior};
+use super::{Facts, PosteriorError, Prior};
 use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::scan::record::CellState;
@@ -82,7 +82,7 @@ impl Model {
     /// `counts` remembers the placement counts of the generator prior.
     pub fn build(
         t: &Table,
-        ev: &Evidence<'_>,
+        ev: &Facts<'_>,
         groups: &[Group],
         prior: Prior,
         counts: &mut Counts,
@@ -244,7 +244,7 @@ impl Model {
     fn settle_sunk(
         &mut self,
         t: &Table,
-        ev: &Evidence<'_>,
+        ev: &Facts<'_>,
         groups: &[Group],
         settled: &mut [bool],
     ) -> Result<(), PosteriorError> {

@@ -320,7 +320,7 @@ mod general {
             }
             crate::scan::referee::probe(&board, i, &mut record);
         }
-        Some((grid_of(&record), record))
+        Some((record.states(), record))
     }
 
     fn cases() -> Vec<(usize, usize, Rules)> {
@@ -351,7 +351,7 @@ mod general {
         for _ in 0..25 {
             for (rows, cols, rules) in cases() {
                 let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { rows, cols, grid: &grid, log: record.answers(), wrecks: &[], rules: &rules };
+                let ev = Evidence { known: &record, wrecks: &[], rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
                     let got = exact_posterior_under(&ev, prior, 1 << 30)
@@ -382,7 +382,7 @@ mod general {
         for _ in 0..3 {
             for (rows, cols, rules) in cases() {
                 let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { rows, cols, grid: &grid, log: record.answers(), wrecks: &[], rules: &rules };
+                let ev = Evidence { known: &record, wrecks: &[], rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
                     let mut est = Estimator::with_settings(3, Settings { prior, ..settings });
@@ -402,9 +402,10 @@ mod general {
         // 1x5 under russian rules: a wreck at column 0 (a sunk 1-ship, out of the fleet);
         // the one afloat 1-ship cannot touch it, so it is at column 2, 3 or 4.
         let rules = Rules::preset("russian").unwrap().with_fleet(Fleet::of_sizes(&[1]));
-        let grid = [CellState::Unknown; 5];
+        let mut known = ScanRecord::new(1, 5);
+        known.mark_eliminated(Position::new(0, 0));
         let wrecks = [true, false, false, false, false];
-        let ev = Evidence { rows: 1, cols: 5, grid: &grid, log: None, wrecks: &wrecks, rules: &rules };
+        let ev = Evidence { known: &known, wrecks: &wrecks, rules: &rules };
         let p = exact_posterior_under(&ev, Prior::Uniform, 1000).unwrap().unwrap();
         assert_eq!(p.probabilities(), &[0.0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
     }

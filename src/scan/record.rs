@@ -225,6 +225,13 @@ impl ScanRecord {
         self.packed.get(i / CELLS_PER_WORD).map_or(CellState::Eliminated, |w| CellState::from_bits(bits_of(*w, i)))
     }
 
+    /// What is known of every cell, one state a cell in row-major order (for the code
+    /// that indexes a small board's states in its inner loops: the posterior, runs).
+    /// Pre: none. Post: `rows() * cols()` states.
+    pub fn states(&self) -> Vec<CellState> {
+        (0..self.rows * self.cols).map(|i| self.state_at(i)).collect()
+    }
+
     /// The row-major index of `pos` when it is inside and still unknown.
     /// Pre: none. Post: `Some(i)` exactly when `state(pos) == Unknown`.
     #[inline]

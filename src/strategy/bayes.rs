@@ -16,7 +16,7 @@
 use super::{Density, Parity, ScanStrategy};
 use crate::game::position::Position;
 use crate::limits::{BAYES_GAME_WORK, BAYES_LAYOUT_WORK};
-use crate::posterior::{grid_of, Estimator, Evidence, Posterior, Prior, Settings};
+use crate::posterior::{Estimator, Evidence, Posterior, Prior, Settings};
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::runs;
@@ -61,7 +61,7 @@ impl Bayes {
             return;
         }
         let (rows, cols) = (scan.rows(), scan.cols());
-        let grid = grid_of(scan.record());
+        let grid = scan.record().states();
         let sunk: Vec<usize> =
             scan.record().answers().map_or(Vec::new(), |log| log.sunk.iter().map(|e| e.cell as usize).collect());
         let Ok(found) = runs::find(rows, cols, &grid) else { return };
@@ -147,8 +147,8 @@ impl ScanStrategy for Bayes {
             if self.estimator.work().saturating_add(self.general.work()) > BAYES_GAME_WORK {
                 return self.hand_over(scan);
             }
-            let grid = grid_of(scan.record());
-            let ev = Evidence { rows, cols, grid: &grid, log: scan.record().answers(), wrecks: &[], rules: &rules };
+            let grid = scan.record().states();
+            let ev = Evidence { known: scan.record(), wrecks: &[], rules: &rules };
             let estimator = if rules.is_problem_g() { &mut self.estimator } else { &mut self.general };
             let post = match estimator.estimate_under(&ev) {
                 Ok(p) => p,
