@@ -243,7 +243,10 @@ fn inconsistent_states_are_refused_naming_the_cell() {
     has(&refused(&[], "+..\n.+.\n"), &["impossible: (1,1) is a hit diagonal to the hit (0,0)"]);
     has(&refused(&[], "++++++\n"), &["(0,5) is a hit that makes 6 hits in a line", "longest ship afloat has 5 cells"]);
     has(&refused(&["--fleet", "3,2"], ".+\n.+\n.+\n.+\n"), &["(3,1) is a hit that makes 4 hits", "has 3 cells"]);
-    has(&refused(&["--strategy", "prob", "--fleet", "1,1"], "+.+.+\n"), &["(0,4) is a hit, but 2 ship cells"]);
+    has(
+        &refused(&["--strategy", "prob", "--fleet", "1,1"], "+.+.+\n"),
+        &["more hits than the fleet's 2 ship cells ((0,4) is one too many"],
+    );
     has(
         &refused(&["--strategy", "prob", "--fleet", "2,1"], "+X+X\nX.X.\n"),
         &["the hit at (0,2) must be a whole ship", "ships of 1 cell"],

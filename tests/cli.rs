@@ -171,7 +171,10 @@ fn counts_of_one_are_singular() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("stopped after 0 probes, with 0 of 1 ship cell found"), "{err}");
     let err = error_of(&["advise", "--strategy", "prob", "--fleet", "1"], b"+.+\n");
-    assert!(err.contains("(0,2) is a hit, but 1 ship cell was already found\n"), "{err}");
+    assert!(
+        err.contains("the grid has more hits than the fleet's 1 ship cell ((0,2) is one too many, in reading order)\n"),
+        "{err}"
+    );
 }
 
 /// Runs `args` with a pseudo-terminal as stdin (through `script`), feeding `typed`.

@@ -15,7 +15,7 @@ use crate::posterior::{Estimator, Evidence, Method, Posterior, PosteriorError, P
 use crate::render::json;
 use crate::scan::check::{self, Announced};
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::sonar::Answer;
+use crate::scan::sonar::{Answer, Impossible};
 use crate::scan::state::{self, Deduction, StateGrid};
 use crate::scan::ScanError;
 use crate::strategy::likelihood::Likelihood;
@@ -342,8 +342,17 @@ fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Res
             CellState::Miss => Answer::Miss,
             CellState::Unknown | CellState::Eliminated => continue,
         };
-        check::answer(&known, announced, Position::from_index(i, cols), answer)
-            .map_err(|c| CliError::Invalid(format!("the grid is impossible: {c}")))?;
+        check::answer(&known, announced, Position::from_index(i, cols), answer).map_err(|c| {
+            CliError::Invalid(match c.why {
+                // A grid has no order: say it as a count, not as "already found".
+                Impossible::AllFound { cells } => format!(
+                    "the grid has more hits than the fleet's {} ({} is one too many, in reading order)",
+                    crate::render::words::count(cells, "ship cell"),
+                    c.cell
+                ),
+                _ => format!("the grid is impossible: {c}"),
+            })
+        })?;
         known.answered(i, answer);
     }
     for (i, _) in grid.wrecks().iter().enumerate().filter(|(_, &w)| w) {
