@@ -147,16 +147,17 @@ impl ScanStrategy for Bayes {
             if self.estimator.work().saturating_add(self.general.work()) > BAYES_GAME_WORK {
                 return self.hand_over(scan);
             }
-            let grid = scan.record().states();
             let ev = Evidence { known: scan.record(), wrecks: &[], rules: &rules };
             let estimator = if rules.is_problem_g() { &mut self.estimator } else { &mut self.general };
             let post = match estimator.estimate_under(&ev) {
                 Ok(p) => p,
                 Err(_) => return self.hand_over(scan),
             };
-            for (i, &s) in grid.iter().enumerate() {
+            // Certain water still unknown becomes eliminated (`eliminate` leaves known
+            // cells as they are).
+            for i in 0..rows * cols {
                 let p = Position::from_index(i, cols);
-                if s == CellState::Unknown && post.is_certain_water(p) {
+                if post.is_certain_water(p) {
                     scan.eliminate(p);
                 }
             }
