@@ -102,10 +102,10 @@ fn every_strategy_and_command_fits_the_budget_or_says_so() {
     // the issue (hunt-parity aborted with status 134 on it: its afloat ships were had
     // infallibly). Every strategy plays it to the end, or says why it cannot.
     let cap = 8 * 49_000_000 + (64 << 20);
-    let generated = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
-        .args(["generate", "--rows", "7000", "--cols", "7000", "--seed", "1", "--strategy", "hunt-parity"])
-        .output()
-        .expect("generate runs");
+    let generated = crate::common::run(
+        &["generate", "--rows", "7000", "--cols", "7000", "--seed", "1", "--strategy", "hunt-parity"],
+        b"",
+    );
     assert!(generated.status.success(), "generate: {}", String::from_utf8_lossy(&generated.stderr));
     let board = String::from_utf8(generated.stdout).expect("generate writes text");
     let (_, bay) = board.split_once('\n').expect("generate writes three lines");

@@ -3,7 +3,6 @@
 //! with status 0 and nothing on stderr.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 
 /// What the reader does before it goes away.
 #[derive(Clone, Copy)]
@@ -19,13 +18,7 @@ enum Reader {
 /// Runs the binary with `args` and `input` on stdin, its stdout a pipe the reader
 /// closes as `reader` says; asserts a quiet exit 0.
 fn reader_goes_away(what: &str, args: &[&str], input: Vec<u8>, reader: Reader) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
+    let mut child = crate::common::spawn(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);

@@ -13,7 +13,6 @@ use spot_the_ships::game::rng::Rng;
 use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::strategy::{self, NAMES};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// How a game ended, as the referee saw it.
@@ -29,14 +28,7 @@ struct Game {
 /// Plays one game: spawns `play` with `args`, answers each question from `board`.
 /// Fails the test if a question is malformed, outside the board, or asked twice.
 fn referee(board: &Board, args: &[String]) -> Game {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
+    let mut child = common::spawn(&[&["play".to_string()], args].concat());
     let mut to_player = child.stdin.take().expect("stdin");
     let mut from_player = BufReader::new(child.stdout.take().expect("stdout"));
     let mut asked = vec![false; board.rows() * board.cols()];

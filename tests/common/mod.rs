@@ -6,15 +6,20 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Runs the built binary with `args`, feeding `stdin`.
-pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
+/// Starts the built binary with `args`, its stdin, stdout and stderr pipes.
+pub fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_spot-the-ships"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("binary starts");
+        .expect("binary starts")
+}
+
+/// Runs the built binary with `args`, feeding `stdin`.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(args);
     let mut input = child.stdin.take().expect("stdin");
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
