@@ -159,6 +159,38 @@ impl ScanObserver for StepCounter {
 }
 
 #[test]
+fn the_quiet_lane_scans_exactly_like_a_watched_scan_under_every_preset() {
+    // Under rules that announce sunk ships the quiet lane's sweep records the answer of
+    // the hit that ends it after the fact; the watched lane asks probe by probe.
+    use spot_the_ships::game::rules::{Rules, PRESET_NAMES};
+    let mut rng = Rng::new(2027);
+    for preset in PRESET_NAMES {
+        let rules = Rules::preset(preset).unwrap();
+        let mut played = 0;
+        for _ in 0..60 {
+            let (rows, cols) = (8 + rng.below(5) as usize, 8 + rng.below(5) as usize);
+            let mut ships = Vec::new();
+            if Placer::with_rules(rows, cols, &rules).place(rules.fleet(), &mut rng, &mut ships).is_err() {
+                continue;
+            }
+            let board = Board::with_rules(rows, cols, ships, &rules).unwrap();
+            for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(&rules).is_ok()) {
+                let quiet = solve((entry.make)(7).as_mut(), &mut Referee::new(&board)).unwrap();
+                let mut counter = StepCounter::default();
+                let watched =
+                    solve_observed((entry.make)(7).as_mut(), &mut Referee::new(&board), &mut counter).unwrap();
+                let name = entry.name;
+                assert_eq!(quiet.render_output(Some(&board)), watched.render_output(Some(&board)), "{preset} {name}");
+                assert_eq!(quiet.answers(), watched.answers(), "{preset} {name}: the answers, sunk ones too");
+                assert_eq!((counter.probes, counter.steps), (watched.scans(), watched.scans()), "{preset} {name}");
+                played += 1;
+            }
+        }
+        assert!(played > 60, "{preset}: {played} games");
+    }
+}
+
+#[test]
 fn the_quiet_lane_scans_exactly_like_a_watched_scan() {
     // `solve` with nobody watching takes the quiet lane (row-major sweeps of whole runs
     // of water, probes without observer calls); a watched scan goes probe by probe.

@@ -3,7 +3,6 @@
 
 pub mod check;
 pub mod observer;
-pub mod quiet;
 pub mod record;
 pub mod referee;
 pub mod runs;
@@ -16,7 +15,6 @@ use crate::game::position::Position;
 use crate::game::rules::{Rules, Sunk};
 use crate::limits::memory::{OutOfMemory, Shortage};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
-use crate::scan::quiet::QuietScan;
 use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::sonar::{Answer, ProbeError, Sonar};
 use std::fmt;
@@ -78,59 +76,6 @@ impl From<ProbeError> for ScanError {
     }
 }
 
-/// What a strategy plays through: probes, eliminations, what is known, and the steps
-/// an observer sees. [`Scan`] serves any sonar, watched or not; its quiet lane
-/// [`crate::scan::quiet::QuietScan`] serves an unwatched board with nothing else to do per
-/// probe. Strategies written against this trait run on both (`simulate` plays the
-/// quiet lane hundreds of millions of times).
-pub trait Scanner {
-    /// Number of rows.
-    /// Pre: none. Post: at least 1 for a real board.
-    fn rows(&self) -> usize;
-    /// Number of columns.
-    /// Pre: none. Post: at least 1 for a real board.
-    fn cols(&self) -> usize;
-    /// True once every ship cell is spotted.
-    /// Pre: none. Post: no change.
-    fn is_done(&self) -> bool;
-    /// What is known of `pos` (outside cells read as eliminated).
-    /// Pre: none. Post: no change.
-    fn state(&self, pos: Position) -> CellState;
-    /// The rules the answers follow.
-    /// Pre: none. Post: no change.
-    fn rules(&self) -> &Rules;
-    /// Probes `pos` and records the answer.
-    /// Pre: `pos` inside and unknown. Post: `Ok(answer)`, one more scan; errors leave
-    /// the record unchanged.
-    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError>;
-    /// Probes the next unknown cells in row-major order from index `from`: the first one
-    /// ([`Scan::sweep`]) or all of them up to the first ship cell (the quiet lane's).
-    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
-    /// cell from `from` to `i` probed, only `i` possibly a hit; `Ok(None)` when no
-    /// unknown cell is left at or after `from`.
-    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError>;
-    /// Marks `pos` as water without probing it, if it is still unknown.
-    /// Pre: none. Post: true when the cell changed.
-    fn eliminate(&mut self, pos: Position) -> bool;
-    /// Shows the strategy's list to an observer, if any.
-    /// Pre: none. Post: no change to the scan.
-    fn show_list(&mut self, list: &dyn ListView);
-    /// Shows the likelihood matrix the strategy is about to read, if anyone watches.
-    /// Pre: none. Post: no change to the scan.
-    fn show_likelihood(&mut self, matrix: &dyn ScoreView);
-    /// Ends the current step (one per probe).
-    /// Pre: a probe was made since the last call. Post: an observer saw the record.
-    fn end_step(&mut self);
-    /// The error to return when a strategy has no cell left to probe.
-    /// Pre: `!is_done()`. Post: `ScanError::Exhausted` with the counts.
-    fn exhausted(&self) -> ScanError;
-    /// The error for an allocation the system refused during this scan.
-    /// Pre: none. Post: names this board's size.
-    fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
-        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
-    }
-}
-
 /// The error for a probe of `pos` that `record` refuses (outside, or already known).
 pub(crate) fn refused(record: &ScanRecord, pos: Position) -> ScanError {
     if pos.row >= record.rows() || pos.col >= record.cols() {
@@ -161,6 +106,11 @@ pub struct Scan<'a> {
     /// True when the rules announce sunk ships: the board's answers then depend on the
     /// record, and the record keeps the order of the hits.
     announce: bool,
+    /// The quiet lane, chosen once when the scan starts: the board, when a board answers
+    /// and nobody watches (every game `simulate` plays). A probe then needs no observer
+    /// call and no check of the answer (a validated board cannot contradict the rules),
+    /// and a sweep probes a whole run of water at once.
+    quiet: Option<&'a Board>,
 }
 
 impl<'a> Scan<'a> {
@@ -194,7 +144,11 @@ impl<'a> Scan<'a> {
         } else {
             Oracle::Other(sonar)
         };
-        Scan { oracle, observer, record, ship_cells, announce }
+        let quiet = match (&oracle, &observer) {
+            (Oracle::Board(board), None) => Some(*board),
+            _ => None,
+        };
+        Scan { oracle, observer, record, ship_cells, announce, quiet }
     }
 
     /// Number of rows.
@@ -264,26 +218,34 @@ impl<'a> Scan<'a> {
     /// one more scan. Errors leave the record unchanged.
     #[inline]
     pub fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
-        // Fast path, taken by every judge and simulate probe: a board's answers cannot
-        // contradict the rules (its ships were validated), so only the cell is checked.
-        if let Oracle::Board(board) = self.oracle {
+        // The quiet lane, taken by every probe simulate plays: only the cell is checked.
+        if let Some(board) = self.quiet {
             if let Some(i) = self.record.open_index(pos) {
-                let answer = crate::scan::referee::probe(board, i, &mut self.record);
-                if let Some(o) = self.observer.as_mut() {
-                    o.probed(pos, source, answer);
-                }
-                return Ok(answer);
+                return Ok(crate::scan::referee::probe(board, i, &mut self.record));
             }
         }
-        self.probe_checked(pos, source)
+        self.probe_watched(pos, source)
     }
 
-    /// Probes the first unknown cell in row-major order from index `from`: one step of
-    /// a list strategy's sweep, so that an observer sees one step per probe (the quiet
-    /// lane's sweep probes a whole run of water at once).
-    /// Pre: none. Post: `Ok(Some((i, hit)))` for the cell probed, the first unknown one
-    /// at or after `from`; `Ok(None)` when there is none.
+    /// Probes the next unknown cells in row-major order from index `from`: on the quiet
+    /// lane every one of them up to the first ship cell, else only the first (so that an
+    /// observer sees one step per probe).
+    /// Pre: none. Post: `Ok(Some((i, hit)))` for the last cell probed, every unknown
+    /// cell from `from` to `i` probed, only `i` possibly a hit; `Ok(None)` when no
+    /// unknown cell is left at or after `from`.
     pub fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
+        if let Some(board) = self.quiet {
+            let swept = self.record.sweep(from, board);
+            if self.announce {
+                if let Some((i, true)) = swept {
+                    // The sweep recorded the hit; its answer (sunk or not) needs the
+                    // record without it, which is the same but for this cell.
+                    let answer = crate::scan::referee::answer(board, i, &self.record);
+                    self.record.note_answer(i, answer);
+                }
+            }
+            return Ok(swept);
+        }
         let cols = self.cols();
         let cells = self.rows() * cols;
         let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
@@ -293,26 +255,29 @@ impl<'a> Scan<'a> {
         Ok(Some((i, answer.is_hit())))
     }
 
-    /// Every other probe: refuses cells outside or already known, asks the sonar, and
-    /// refuses answers that contradict the rules. Kept out of line so that the fast path
-    /// above stays small.
+    /// Every probe off the quiet lane: refuses cells outside or already known, asks the
+    /// board or the sonar, refuses a sonar's answers that contradict the rules (a board's
+    /// cannot: its ships were validated), and tells the observer. Kept out of line so
+    /// that the quiet lane above stays small.
     #[inline(never)]
-    fn probe_checked(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
+    fn probe_watched(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
         let Some(i) = self.record.open_index(pos) else {
             return Err(refused(&self.record, pos));
         };
         let answer = match &mut self.oracle {
-            Oracle::Board(b) => crate::scan::referee::answer(b, i, &self.record),
-            Oracle::Other(s) => s.probe(pos)?,
+            Oracle::Board(b) => crate::scan::referee::probe(b, i, &mut self.record),
+            Oracle::Other(s) => {
+                let answer = s.probe(pos)?;
+                let announced =
+                    check::Announced { rules: self.rules(), fleet: self.fleet(), ship_cells: self.ship_cells };
+                check::answer(&self.record, announced, pos, answer).map_err(ScanError::Contradiction)?;
+                self.record.answered(i, answer);
+                answer
+            }
             Oracle::Inconsistent(_) => {
                 return Err(ScanError::Probe(ProbeError::Io("internal: the sonar stopped being a board".into())))
             }
         };
-        if !matches!(self.oracle, Oracle::Board(_)) {
-            let announced = check::Announced { rules: self.rules(), fleet: self.fleet(), ship_cells: self.ship_cells };
-            check::answer(&self.record, announced, pos, answer).map_err(ScanError::Contradiction)?;
-        }
-        self.record.answered(i, answer);
         if let Some(o) = self.observer.as_mut() {
             o.probed(pos, source, answer);
         }
@@ -378,60 +343,15 @@ impl<'a> Scan<'a> {
         ScanError::Exhausted { found: self.record.hits(), expected: self.ship_cells() }
     }
 
+    /// The error for an allocation the system refused during this scan.
+    /// Pre: none. Post: names this board's size.
+    pub fn out_of_memory(&self, e: OutOfMemory) -> ScanError {
+        ScanError::OutOfMemory(Shortage::of(self.rows(), self.cols(), e))
+    }
+
     /// Ends the scan and hands back its record.
     /// Pre: none. Post: the record holds every probe and elimination made.
     pub fn into_record(self) -> ScanRecord {
         self.record
-    }
-
-    /// The quiet lane, when nobody watches and a board answers; `None` otherwise.
-    /// Pre: none. Post: what is done through the lane is in this scan's record once
-    /// the lane is dropped.
-    pub fn quiet(&mut self) -> Option<QuietScan<'_>> {
-        if self.observer.is_some() {
-            return None;
-        }
-        let Oracle::Board(board) = self.oracle else { return None };
-        let ship_cells = self.ship_cells;
-        Some(QuietScan::new(&mut self.record, board, ship_cells, self.announce))
-    }
-}
-
-impl Scanner for Scan<'_> {
-    fn rows(&self) -> usize {
-        Scan::rows(self)
-    }
-    fn cols(&self) -> usize {
-        Scan::cols(self)
-    }
-    fn is_done(&self) -> bool {
-        Scan::is_done(self)
-    }
-    fn state(&self, pos: Position) -> CellState {
-        Scan::state(self, pos)
-    }
-    fn rules(&self) -> &Rules {
-        Scan::rules(self)
-    }
-    fn probe(&mut self, pos: Position, source: Source) -> Result<Answer, ScanError> {
-        Scan::probe(self, pos, source)
-    }
-    fn sweep(&mut self, from: usize, source: Source) -> Result<Option<(usize, bool)>, ScanError> {
-        Scan::sweep(self, from, source)
-    }
-    fn eliminate(&mut self, pos: Position) -> bool {
-        Scan::eliminate(self, pos)
-    }
-    fn show_list(&mut self, list: &dyn ListView) {
-        Scan::show_list(self, list)
-    }
-    fn show_likelihood(&mut self, matrix: &dyn ScoreView) {
-        Scan::show_likelihood(self, matrix)
-    }
-    fn end_step(&mut self) {
-        Scan::end_step(self)
-    }
-    fn exhausted(&self) -> ScanError {
-        Scan::exhausted(self)
     }
 }

@@ -16,7 +16,7 @@ use crate::limits::memory;
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
 
 /// The hunt/target scanner.

@@ -1,8 +1,8 @@
 //! linear: probe cells in row-major order until every ship cell is spotted.
 
-use super::{play_on_best_lane, Plays, ScanStrategy};
+use super::ScanStrategy;
 use crate::scan::observer::Source;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 
 /// Scans left to right, top to bottom.
 #[derive(Debug, Default, Clone, Copy)]
@@ -14,12 +14,6 @@ impl ScanStrategy for Linear {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        play_on_best_lane(self, scan)
-    }
-}
-
-impl Plays for Linear {
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let mut next = 0;
         while !scan.is_done() {
             // One step per probe when watched; a whole run of water per call otherwise.

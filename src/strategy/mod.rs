@@ -27,7 +27,7 @@ use crate::limits::memory::Shortage;
 use crate::scan::observer::{ScanObserver, Silent};
 use crate::scan::record::ScanRecord;
 use crate::scan::sonar::Sonar;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 
 /// A way of choosing cells to probe until every ship cell is spotted.
 pub trait ScanStrategy {
@@ -45,21 +45,6 @@ pub trait ScanStrategy {
     /// own); strategies that draw nothing at random ignore it.
     /// Pre: none. Post: the next run is as reproducible as a fresh strategy's.
     fn reseed(&mut self, _seed: u64) {}
-}
-
-/// A strategy written once for both lanes of a scan: the watched [`Scan`] and its
-/// quiet lane ([`crate::scan::quiet::QuietScan`]), each compiled on its own.
-trait Plays {
-    /// Probes through `scan` until every ship cell is spotted (as [`ScanStrategy::run`]).
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError>;
-}
-
-/// Plays `strategy` on the scan's quiet lane when it has one, else on the scan itself.
-fn play_on_best_lane(strategy: &mut impl Plays, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-    if let Some(mut quiet) = scan.quiet() {
-        return strategy.play(&mut quiet);
-    }
-    strategy.play(scan)
 }
 
 /// One strategy: its name, what it does, which rules it can honour, and how to make

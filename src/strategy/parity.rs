@@ -41,7 +41,7 @@ use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::runs;
 use crate::scan::sonar::Answer;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
 use crate::strategy::ranking::Ranking;
 

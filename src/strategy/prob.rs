@@ -6,12 +6,12 @@
 //! in it; the statement removes a cell from the list only when it gets blocked, so the
 //! list skips blocked entries when read instead of searching for them (O(1) per step).
 
-use super::{play_on_best_lane, Plays, ScanStrategy};
+use super::ScanStrategy;
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::{ListView, Source};
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 use crate::strategy::likelihood::Likelihood;
 
 /// The probabilistic scanner: likelihood matrix plus `highProbabilityList`.
@@ -100,12 +100,6 @@ impl ScanStrategy for Probabilistic {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        play_on_best_lane(self, scan)
-    }
-}
-
-impl Plays for Probabilistic {
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         self.matrix.try_reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
         self.list.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;

@@ -6,11 +6,11 @@
 //! of two covering the board, with cycle walking back into `0..cells`), so no shuffled
 //! array of the whole board is kept: memory stays flat and large boards cache-friendly.
 
-use super::{play_on_best_lane, Plays, ScanStrategy};
+use super::ScanStrategy;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::scan::observer::Source;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 
 /// Boards up to this many cells shuffle an array; larger ones use [`Permutation`].
 /// (Each side of such a board is below 2^16, as the packed cells need.)
@@ -90,12 +90,6 @@ impl ScanStrategy for Random {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        play_on_best_lane(self, scan)
-    }
-}
-
-impl Plays for Random {
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (cols, n) = (scan.cols(), scan.rows() * scan.cols());
         let mut rng = Rng::new(self.seed);
         let large = (n > SHUFFLE_LIMIT).then(|| Permutation::new(n as u64, &mut rng));

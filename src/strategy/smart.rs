@@ -10,11 +10,11 @@
 //! finds its first cell (and, unwatched, probes a whole run of water in one call). The
 //! tests compare it with a plain `Vec` implementation of the statement's list.
 
-use super::{play_on_best_lane, Plays, ScanStrategy};
+use super::ScanStrategy;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::{ListView, Source};
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 
 /// Where a cell is in `boardList`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,12 +137,6 @@ impl ScanStrategy for Smart {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        play_on_best_lane(self, scan)
-    }
-}
-
-impl Plays for Smart {
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         self.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {

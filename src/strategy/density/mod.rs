@@ -28,7 +28,7 @@
 
 mod small;
 
-use super::{play_on_best_lane, ScanStrategy};
+use super::ScanStrategy;
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
@@ -39,7 +39,7 @@ use crate::limits::DENSITY_CELLS;
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
-use crate::scan::{Scan, ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
 use small::Small;
 use std::collections::HashSet;
@@ -303,7 +303,7 @@ impl ScanStrategy for Density {
             if fits {
                 let mut game =
                     small::Game { small: &mut self.small, afloat, fleet: &fleet, rules: &rules, rng: &mut self.rng };
-                return play_on_best_lane(&mut game, scan);
+                return game.play(scan);
             }
         }
         self.rebuild(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
@@ -386,7 +386,7 @@ impl ScanStrategy for Density {
 
 /// The first unknown cell, in row-major order, with a hit beside it (up, down, left or
 /// right).
-pub(super) fn next_to_a_hit(scan: &impl Scanner) -> Option<Position> {
+pub(super) fn next_to_a_hit(scan: &Scan<'_>) -> Option<Position> {
     let (rows, cols) = (scan.rows(), scan.cols());
     (0..rows * cols).map(|i| Position::from_index(i, cols)).find(|&p| {
         scan.state(p) == CellState::Unknown && p.orthogonals(rows, cols).any(|q| scan.state(q) == CellState::Hit)

@@ -28,9 +28,8 @@ use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
-use crate::scan::{ScanError, Scanner};
+use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
-use crate::strategy::Plays;
 
 /// The most cells a bay may have for the fast path (one bit each in a `u128`).
 pub(super) const MAX_CELLS: usize = 128;
@@ -253,8 +252,11 @@ impl Game<'_> {
     }
 }
 
-impl Plays for Game<'_> {
-    fn play(&mut self, scan: &mut impl Scanner) -> Result<(), ScanError> {
+impl Game<'_> {
+    /// Plays the game through `scan` until every ship cell is spotted.
+    /// Pre: `scan` has not been probed yet and is of the size `prepare` was given.
+    /// Post: as [`ScanStrategy::run`](crate::strategy::ScanStrategy::run).
+    pub(super) fn play(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         let (rows, cols) = (scan.rows(), scan.cols());
         let cells = rows * cols;
         let mut known = Known { unknown: 0, hits: 0, sunk: 0, barred: 0, halo: 0, all: 0 };
