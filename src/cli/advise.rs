@@ -434,11 +434,12 @@ impl Style {
     }
 }
 
-/// Writes `values` as a right-aligned matrix of `cols` columns (with letters, a line of
+/// Writes the values of `grid`'s cells (`value` of each, made when it is written: a
+/// grid may have a million cells) as a right-aligned matrix (with letters, a line of
 /// column numbers first and each row's letters before it).
-fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) {
-    let mut width = values.iter().map(String::len).max().unwrap_or(1);
-    let rows = values.len() / cols.max(1);
+fn write_matrix(out: &mut String, grid: Grid<'_>, value: &dyn Fn(Position) -> String, style: Style) {
+    let (rows, cols) = (grid.known.rows(), grid.known.cols());
+    let mut width = grid.positions().map(|p| value(p).len()).max().unwrap_or(1);
     let lead = if style.letters {
         width = width.max(cols.to_string().len());
         let lead = crate::render::coords::row_letters(rows.saturating_sub(1)).len();
@@ -448,12 +449,14 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) 
     } else {
         0
     };
-    for (r, row) in values.chunks(cols.max(1)).enumerate() {
+    for r in 0..rows {
         if style.letters {
             let _ = write!(out, "{:>lead$} ", crate::render::coords::row_letters(r));
         }
-        let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
-        out.push_str(&cells.join(" "));
+        for c in 0..cols {
+            let sep = if c == 0 { "" } else { " " };
+            let _ = write!(out, "{sep}{:>width$}", value(Position::new(r, c)));
+        }
         out.push('\n');
     }
 }
@@ -489,17 +492,21 @@ fn write_conclusions(
     let _ = writeln!(out, "certain ship: {}", list(&d.ship));
 }
 
-/// The JSON object of an advice: `values` (None for known cells) under `key`.
+/// The JSON object of an advice: the value of every unknown cell (`value`, JSON text
+/// made when it is written), null for known cells, under `key`.
 fn json_report(
     grid: Grid<'_>,
     method: &str,
     layouts: Option<f64>,
-    key: &str,
-    values: &[Option<String>],
+    (key, value): (&str, &dyn Fn(Position) -> String),
     suggest: Option<Position>,
 ) -> String {
     use json::{Array, Object, Raw};
-    let rows = values.chunks(grid.known.cols().max(1)).map(|row| Array::of(row.iter().map(|v| v.as_deref().map(Raw))));
+    let cell = |p: Position| (grid.state(p) == CellState::Unknown).then(|| value(p));
+    let row = |r: usize| {
+        (0..grid.known.cols()).fold(Array::new(), |a, c| a.item(cell(Position::new(r, c)).as_deref().map(Raw)))
+    };
+    let rows = (0..grid.known.rows()).map(row);
     // The count of layouts as Rust prints a float (no exponent, no fixed decimals).
     let layouts = layouts.map(|l| format!("{l}"));
     Object::new()
@@ -546,16 +553,12 @@ fn prob_report(grid: Grid<'_>, fleet: Option<&Fleet>, style: Style) -> Result<St
         best_of(&mut grid.positions()).map(|p| (p, format!("highest score, {}", matrix.score(p))))
     };
     if as_json {
-        let values: Vec<Option<String>> = grid
-            .positions()
-            .map(|p| (grid.state(p) == CellState::Unknown).then(|| matrix.score(p).to_string()))
-            .collect();
-        return Ok(json_report(grid, "likelihood", None, "score", &values, suggest.map(|(p, _)| p)));
+        let value = |p: Position| matrix.score(p).to_string();
+        return Ok(json_report(grid, "likelihood", None, ("score", &value), suggest.map(|(p, _)| p)));
     }
     let mut out = String::new();
     out.push_str("likelihood (prob: row score + column score; -1 = blocked or water):\n");
-    let values: Vec<String> = grid.positions().map(|p| matrix.score(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values, style);
+    write_matrix(&mut out, grid, &|p| matrix.score(p).to_string(), style);
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
 }
@@ -633,16 +636,12 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     );
     if as_json {
         let method = if post.method == Method::Exact { "exact" } else { "sampled" };
-        let values: Vec<Option<String>> = grid
-            .positions()
-            .map(|p| (grid.state(p) == CellState::Unknown).then(|| format!("{:.6}", prob(p))))
-            .collect();
+        let value = |p: Position| format!("{:.6}", prob(p));
         return Ok(json_report(
             grid,
             method,
             Some(post.layouts.round()),
-            "probability",
-            &values,
+            ("probability", &value),
             suggest.map(|(p, _)| p),
         ));
     }
@@ -663,8 +662,7 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     let mut out = String::new();
     let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
     let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
-    let values: Vec<String> = grid.positions().map(|p| percent(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values, style);
+    write_matrix(&mut out, grid, &|p| percent(p).to_string(), style);
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
