@@ -15,7 +15,7 @@
 //! | [`limits`]    | every limit (what is read, the boards each part plays, work and time), each with its reason; allocations that may fail |
 //! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
 //! | [`render`]    | what is printed: cells in letters, counted nouns, quoted user text, did-you-mean, JSON (the one writer and reader every command's JSON goes through) |
-//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
+//! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), `advise`'s state file read into a record ([`scan::state`]) and what the rules settle from what is known ([`scan::deduce`]), who watches ([`scan::observer`]), the scan itself ([`Scan`]) and its quiet lane |
 //! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
 //! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |

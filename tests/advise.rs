@@ -258,6 +258,11 @@ fn inconsistent_states_are_refused_naming_the_cell() {
         &refused(&["--strategy", "prob", "--fleet", "2,1"], "+X+X\nX.X.\n"),
         &["the hit at (0,2) must be a whole ship", "ships of 1 cell"],
     );
+    has(
+        &refused(&["--strategy", "prob", "--fleet", "3,1,1"], "+++X.\nXXX..\n...++\n"),
+        &["the 2 hits in a line from (2,3) are longer than any ship that can hold them"],
+    );
+    has(&refused(&[], "#+..\n....\n"), &["the hit (0,1) touches the sunk ship's cell (0,0)"]);
     // bayes: no layout of the fleet fits.
     has(&refused(&["--fleet", "5"], "...\n...\n"), &["cannot fit", "5 cells"]);
     has(&refused(&["--strategy", "bayes"], "...\n...\n"), &["cannot fit"]);

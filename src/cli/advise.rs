@@ -373,7 +373,7 @@ fn check_answers(grid: &ScanRecord, rules: &Rules, afloat: Option<&Fleet>) -> Re
     Ok(())
 }
 
-/// The grid `advise` reads: what is known, and the wrecks.
+/// The grid `advise` reads, borrowed (no copy): what is known, and the wrecks.
 #[derive(Clone, Copy)]
 struct Grid<'a> {
     known: &'a ScanRecord,

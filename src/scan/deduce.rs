@@ -278,9 +278,10 @@ mod tests {
             deduced("+++..\n.....\n+++..\n", Some(&[3, 2, 2, 2])),
             Err(DeductionError::NotInFleet { start: Position::new(2, 0), len: 3 })
         );
-        // An open run longer than what is left once the whole ships are out.
+        // An open run longer than what is left once the whole ships are out (the check
+        // lets it pass: a ship of 3 is afloat as far as it knows).
         assert_eq!(
-            deduced("+++X.\nXXX..\n...++\n", Some(&[3, 1])),
+            deduced("+++X.\nXXX..\n...++\n", Some(&[3, 1, 1])),
             Err(DeductionError::RunTooLong { start: Position::new(2, 3), len: 2, max: 1 })
         );
     }

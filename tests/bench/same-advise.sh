@@ -90,6 +90,7 @@ flag_sets=(
     "--strategy bayes --format json --prior generator"
     "--fleet 3,2,2"
     "--fleet 3,1 --strategy prob"
+    "--fleet 3,1,1 --strategy prob"
     "--fleet 2,1 --strategy prob --format json"
     "--rules classic"
     "--rules russian --format json"
