@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Does a rewrite change anything `advise` prints? Runs two builds of spot-the-ships on
-# the same grids and compares stdout, stderr and exit status byte for byte: grids
-# valid and impossible, ragged, with bad characters, blank lines, CRLF, wrecks (`#`),
-# at and past the size limit (1,000,000 cells, in one row and in 1000), each under several flag sets (prob and bayes, text and
-# JSON, letters, fleets, rule presets, --afloat), plus a file operand and a missing file.
+# the same grids and compares stdout, stderr and exit status byte for byte: grids valid
+# and impossible, ragged, with bad characters, blank lines, CRLF, wrecks (`#`), at and
+# past the size limit (1,000,000 cells, in one row and in 1000), each under several
+# flag sets (prob and bayes, text and JSON, letters, fleets, rule presets, --afloat),
+# plus a file operand and a missing file; then `serve`'s /api/advise (status, headers
+# but the date, and body) on a few grids, each build serving on a free port of its own.
 # Prints one line per case (`same` or `DIFFERS`), then the count; exits 1 if any differ.
-# Usage: bash tests/bench/same-advise.sh OLD_BINARY NEW_BINARY   (about 5 seconds)
+# Needs python3 and curl.
+# Usage: bash tests/bench/same-advise.sh OLD_BINARY NEW_BINARY   (about 12 seconds)
 set -uo pipefail
 old=$1
 new=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pids=()
+trap 'kill "${pids[@]}" 2> /dev/null; rm -rf "$tmp"' EXIT
 differ=0
 cases=0
 succeeded=0
@@ -112,5 +116,55 @@ done
 same "(file operand mid-game)" "$tmp/none" "$tmp/mid-game.txt"
 same "(file operand, bayes json)" "$tmp/none" --strategy bayes --format json "$tmp/wrecks.txt"
 same "(missing file)" "$tmp/none" "$tmp/no-such-file.txt"
+# serve: the same Request on the grid the page posts.
+"$old" serve --port 0 > "$tmp/old.log" 2>&1 &
+pids+=($!)
+"$new" serve --port 0 > "$tmp/new.log" 2>&1 &
+pids+=($!)
+# The address a server printed (`serving on http://ADDR:PORT/`), once it has.
+address() {
+    for _ in $(seq 100); do grep -q '^serving on' "$tmp/$1.log" && break; sleep 0.1; done
+    sed -n 's|^serving on http://\([^/]*\)/.*|\1|p' "$tmp/$1.log"
+}
+at_old=$(address old)
+at_new=$(address new)
+post() { curl -s -i -X POST --data-binary "@$2" "http://$1/api/advise" | grep -v -i '^date:'; }
+python3 - "$tmp" <<'PY'
+import json, sys
+bodies = [
+    {"state": "...\n.+.\n...\n"},
+    {"state": "...\n.+.\n...\n", "strategy": "bayes", "fleet": "2,1"},
+    {"state": "+..\n.+.\n"},
+    {"state": "++++++\n"},
+    {"state": "...\n..\n"},
+    {"state": ""},
+    {"state": "..\n.o\n"},
+    {"state": "#X....\nXX....\n...+..\n......\n......\n", "fleet": "3,2,1", "afloat": "2,1"},
+    {"state": "#+..\n....\n"},
+    {"state": "+++X.\nXXX..\n...++\n", "strategy": "prob", "fleet": "3,1,1"},
+    {"state": "+X+X\nX.X.\n", "strategy": "prob", "fleet": "2,1"},
+    {"state": ".....\n.+++.\n.....\n", "strategy": "bayes", "fleet": "3,2"},
+    {"state": "..........\n...X......\n..X+X.....\n...+......\n" + "..........\n" * 6, "rules": "classic"},
+    {"state": "..........\n...X......\n..X+X.....\n...+......\n" + "..........\n" * 6, "rules": "russian", "prior": "generator", "seed": 5},
+    {"state": "##........\nXX.X......\n...+......\n" + "..........\n" * 3 + ".........#\n" * 3 + "..........\n"},
+    {"state": "##........\nXX.X......\n...+......\n" + "..........\n" * 3 + ".........#\n" * 3 + "..........\n", "rules": "classic"},
+    {"state": ("." * 60 + "\n") * 60},
+]
+for k, b in enumerate(bodies):
+    open(f"{sys.argv[1]}/body{k:02}.json", "w").write(json.dumps(b))
+PY
+for body in "$tmp"/body*.json; do
+    post "$at_old" "$body" > "$tmp/o.http"
+    post "$at_new" "$body" > "$tmp/n.http"
+    cases=$((cases + 1))
+    status=$(head -1 "$tmp/n.http" | tr -d '\r')
+    [[ $status == *" 200 "* ]] && succeeded=$((succeeded + 1))
+    if [ -s "$tmp/n.http" ] && cmp -s "$tmp/o.http" "$tmp/n.http"; then
+        echo "same     POST /api/advise $(basename "$body") ($status)"
+    else
+        echo "DIFFERS  POST /api/advise $(basename "$body")"
+        differ=1
+    fi
+done
 echo "$cases cases ($succeeded advised, the others refused), $([ "$differ" = 0 ] && echo 'all identical' || echo 'some DIFFER')"
 exit $differ
