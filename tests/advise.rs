@@ -241,6 +241,13 @@ fn inconsistent_states_are_refused_naming_the_cell() {
     has(&refused(&[], "..\n.\u{e9}\n"), &["(1,1)"]);
     has(&refused(&[], b"\xff\n"), &["(0,0)"]);
     has(&refused(&[], "+..\n.+.\n"), &["impossible: (1,1) is a hit diagonal to the hit (0,0)"]);
+    // A bent line shows as diagonal hits (the consistency check refuses it before the
+    // deductions run, as it does every case below that they would refuse).
+    has(&refused(&[], "++\n.+\n"), &["impossible: (1,1) is a hit diagonal to the hit (0,0), and ships never touch"]);
+    has(
+        &refused(&["--fleet", "1"], "+.+\n"),
+        &["the grid has more hits than the fleet's 1 ship cell ((0,2) is one too many, in reading order)"],
+    );
     has(&refused(&[], "++++++\n"), &["(0,5) is a hit that makes 6 hits in a line", "longest ship afloat has 5 cells"]);
     has(&refused(&["--fleet", "3,2"], ".+\n.+\n.+\n.+\n"), &["(3,1) is a hit that makes 4 hits", "has 3 cells"]);
     has(
@@ -251,6 +258,11 @@ fn inconsistent_states_are_refused_naming_the_cell() {
         &refused(&["--strategy", "prob", "--fleet", "2,1"], "+X+X\nX.X.\n"),
         &["the hit at (0,2) must be a whole ship", "ships of 1 cell"],
     );
+    has(
+        &refused(&["--strategy", "prob", "--fleet", "3,1,1"], "+++X.\nXXX..\n...++\n"),
+        &["the 2 hits in a line from (2,3) are longer than any ship that can hold them"],
+    );
+    has(&refused(&[], "#+..\n....\n"), &["the hit (0,1) touches the sunk ship's cell (0,0)"]);
     // bayes: no layout of the fleet fits.
     has(&refused(&["--fleet", "5"], "...\n...\n"), &["cannot fit", "5 cells"]);
     has(&refused(&["--strategy", "bayes"], "...\n...\n"), &["cannot fit"]);
@@ -278,34 +290,31 @@ fn help_describes_the_format() {
 
 #[test]
 fn deductions_are_sound_on_random_games() {
+    use spot_the_ships::game::cellset::CellSet;
     use spot_the_ships::game::placement::random_board;
     use spot_the_ships::game::position::Position;
     use spot_the_ships::game::rng::Rng;
-    use spot_the_ships::scan::record::CellState;
-    use spot_the_ships::scan::state::StateGrid;
+    use spot_the_ships::scan::deduce::deduce;
+    use spot_the_ships::scan::record::{CellState, ScanRecord};
     let mut rng = Rng::new(5);
     let (mut water_found, mut ship_found) = (0, 0);
     for _ in 0..3000 {
         let (rows, cols) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
         let board = random_board(rows, cols, &mut rng).unwrap();
         let reveal = rng.below(101);
-        let cells: Vec<CellState> = (0..rows * cols)
-            .map(|i| {
-                let p = Position::from_index(i, cols);
-                match (rng.below(100) < reveal, board.is_ship(p)) {
-                    (false, _) => CellState::Unknown,
-                    (true, true) => CellState::Hit,
-                    (true, false) => CellState::Miss,
-                }
-            })
-            .collect();
-        let grid = StateGrid::new(rows, cols, cells).unwrap();
+        let mut known = ScanRecord::new(rows, cols);
+        for i in 0..rows * cols {
+            if rng.below(100) < reveal {
+                known.set_probed(i, board.is_ship(Position::from_index(i, cols)));
+            }
+        }
         let sizes = board.fleet();
         for fleet in [None, Some(sizes.as_slice())] {
-            let d = grid.deduce(fleet).unwrap_or_else(|e| panic!("{e} on a consistent grid"));
+            let d = deduce(&known, &CellSet::new(rows * cols), fleet)
+                .unwrap_or_else(|e| panic!("{e} on a consistent grid"));
             for i in 0..rows * cols {
                 let p = Position::from_index(i, cols);
-                let unknown = grid.state(p) == CellState::Unknown;
+                let unknown = known.state(p) == CellState::Unknown;
                 if d.water[i] {
                     assert!(!board.is_ship(p), "{p} deduced water on a ship");
                     water_found += usize::from(unknown);

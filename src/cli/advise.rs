@@ -6,6 +6,7 @@ use super::game::{RuleFlags, RULE_FLAGS};
 use super::layout_search::{some_layout, Found};
 use super::shared::{self, Format, COORDS, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
+use crate::game::cellset::CellSet;
 use crate::game::fleet::Fleet;
 use crate::game::placement::Placer;
 use crate::game::position::Position;
@@ -14,9 +15,11 @@ use crate::limits::memory::Shortage;
 use crate::posterior::{Estimator, Evidence, Method, Posterior, PosteriorError, Prior, Settings};
 use crate::render::json;
 use crate::scan::check::{self, Announced};
+use crate::scan::deduce::Deduction;
 use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::runs;
 use crate::scan::sonar::{Answer, Impossible};
-use crate::scan::state::{self, Deduction, StateGrid};
+use crate::scan::state;
 use crate::scan::ScanError;
 use crate::strategy::likelihood::Likelihood;
 use std::fmt::Write as _;
@@ -92,12 +95,12 @@ enum Mode {
 /// cells (or the JSON object); on `Err`, nothing was written.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let AdviseConfig { request, input } = AdviseConfig::read(flags)?;
-    let grid = {
+    let (known, wrecks) = {
         let hint = "`spot-the-ships advise --help` for the format";
         let mut reader = open_input(input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
         state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
     };
-    let report = request.report(&grid)?;
+    let report = request.report(&known, &wrecks)?;
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
 }
@@ -164,19 +167,22 @@ impl Request {
         Ok(Request { rules, afloat, fleet_given, mode, prior, style, seed })
     }
 
-    /// The advice for `grid`: the text or JSON object `advise` prints.
-    /// Pre: none. Post: `Err` for a grid the rules and fleet make impossible, or one too
-    /// large for bayes.
-    pub(crate) fn report(&self, grid: &StateGrid) -> Result<String, CliError> {
-        let afloat = afloat(self.afloat.as_deref(), &self.rules, grid)?;
+    /// The advice for the grid read as `known` with `wrecks` ([`state::read`]): the text
+    /// or JSON object `advise` prints.
+    /// Pre: `known` and `wrecks` as `state::read` gives them. Post: `Err` for a grid the
+    /// rules and fleet make impossible, or one too large for bayes.
+    pub(crate) fn report(&self, known: &ScanRecord, wrecks: &CellSet) -> Result<String, CliError> {
+        let afloat = afloat(self.afloat.as_deref(), &self.rules, known, wrecks)?;
         let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
-        let known = check_answers(grid, &self.rules, fleet_known.then_some(&afloat))?;
+        // Every deduction below takes the grid as this check leaves it: consistent.
+        check_answers(known, &self.rules, fleet_known.then_some(&afloat))?;
+        let grid = Grid { known, wrecks };
         match self.mode {
             Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
             Mode::Bayes => {
-                Placer::with_rules(grid.rows(), grid.cols(), &self.rules).check(&afloat)?;
+                Placer::with_rules(known.rows(), known.cols(), &self.rules).check(&afloat)?;
                 let rules = self.rules.clone().with_fleet(afloat);
-                bayes_report((grid, &known), &rules, self.prior, self.seed, self.style)
+                bayes_report(grid, &rules, self.prior, self.seed, self.style)
             }
         }
     }
@@ -184,17 +190,17 @@ impl Request {
 
 /// The ships still afloat: `--afloat`, else the fleet less the sunk ships the `#` cells
 /// draw (readable only when straight ships never touch).
-fn afloat(list: Option<&str>, rules: &Rules, grid: &StateGrid) -> Result<Fleet, CliError> {
+fn afloat(list: Option<&str>, rules: &Rules, known: &ScanRecord, wrecks: &CellSet) -> Result<Fleet, CliError> {
     let fleet = rules.fleet();
     if let Some(list) = list {
         return Ok(fleet.subset(&afloat_counts(list, fleet)?));
     }
-    if !grid.wrecks().contains(&true) {
+    if wrecks.count() == 0 {
         return Ok(fleet.clone());
     }
-    let sunk = (!rules.touch() && fleet.is_straight()).then(|| grid.wreck_sizes()).flatten();
+    let sunk = (!rules.touch() && fleet.is_straight()).then(|| wreck_sizes(known, wrecks)).flatten();
     let Some(sunk) = sunk else {
-        return Err(CliError::Usage(unreadable_wrecks(rules, grid)));
+        return Err(CliError::Usage(unreadable_wrecks(rules, wrecks)));
     };
     let mut left = fleet.sizes();
     for s in sunk {
@@ -210,6 +216,15 @@ fn afloat(list: Option<&str>, rules: &Rules, grid: &StateGrid) -> Result<Fleet, 
         }
     }
     Ok(fleet.naming(&left))
+}
+
+/// The sizes of the sunk ships the wrecks draw, when ships are straight and never touch
+/// (each group of `#` is then one straight ship).
+/// Pre: `wrecks` has `known`'s cells. Post: `None` when a group of wrecks is not a
+/// straight line of 1 to 5 cells.
+fn wreck_sizes(known: &ScanRecord, wrecks: &CellSet) -> Option<Vec<usize>> {
+    let found = runs::find_where(known.rows(), known.cols(), |i| wrecks.contains(i)).ok()?;
+    Some(found.iter().map(|r| r.len).collect())
 }
 
 /// How many ships of each kind of `fleet` the `--afloat` list names: each item a ship's
@@ -261,9 +276,9 @@ fn afloat_counts(list: &str, fleet: &Fleet) -> Result<Vec<usize>, CliError> {
 
 /// Why the `#` cells cannot be read as ships, and the `--afloat` to write: the lists
 /// of ships afloat that leave sunk ships with as many cells as the grid has `#`.
-fn unreadable_wrecks(rules: &Rules, grid: &StateGrid) -> String {
+fn unreadable_wrecks(rules: &Rules, wrecks: &CellSet) -> String {
     let fleet = rules.fleet();
-    let wrecks = grid.wrecks().iter().filter(|&&w| w).count();
+    let wrecks = wrecks.count();
     let why = if !fleet.is_straight() {
         "drawn ships' `#` cells are not read as shapes".to_string()
     } else if rules.touch() {
@@ -325,19 +340,19 @@ fn unreadable_wrecks(rules: &Rules, grid: &StateGrid) -> String {
 
 /// Asks the consistency check ([`check`]) about every answer of the grid, in reading
 /// order (a grid keeps no order of its own: the first impossible cell read is named),
-/// against the ships afloat when the fleet is known (`#` cells are left out of both),
-/// and returns what the grid knows as a scan's record (`#` cells eliminated).
-/// Pre: none. Post: `Err` names the first impossible cell and why.
-fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Result<ScanRecord, CliError> {
+/// against the ships afloat when the fleet is known (`#` cells are left out of both).
+/// Pre: none. Post: `Err` names the first impossible cell and why; `Ok` when every
+/// answer can be true, the preconditions of [`crate::scan::deduce::deduce`].
+fn check_answers(grid: &ScanRecord, rules: &Rules, afloat: Option<&Fleet>) -> Result<(), CliError> {
     let (rows, cols) = (grid.rows(), grid.cols());
+    // The answers checked so far.
     let mut known = ScanRecord::default();
     known.try_reserve(rows, cols).map_err(|e| CliError::Scan(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
     known.reset(rows, cols);
     // Unknown fleet: the grid's own hits are all the ship cells there are to check.
-    let hits = grid.cells().iter().filter(|&&s| s == CellState::Hit).count();
-    let announced = Announced { rules, fleet: afloat, ship_cells: afloat.map_or(hits, Fleet::ship_cells) };
-    for (i, &state) in grid.cells().iter().enumerate() {
-        let answer = match state {
+    let announced = Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells) };
+    for i in 0..rows * cols {
+        let answer = match grid.state_at(i) {
             CellState::Hit => Answer::Hit,
             CellState::Miss => Answer::Miss,
             CellState::Unknown | CellState::Eliminated => continue,
@@ -355,30 +370,48 @@ fn check_answers(grid: &StateGrid, rules: &Rules, afloat: Option<&Fleet>) -> Res
         })?;
         known.answered(i, answer);
     }
-    for (i, _) in grid.wrecks().iter().enumerate().filter(|(_, &w)| w) {
-        known.mark_eliminated(Position::from_index(i, cols));
+    Ok(())
+}
+
+/// The grid `advise` reads, borrowed (no copy): what is known, and the wrecks.
+#[derive(Clone, Copy)]
+struct Grid<'a> {
+    known: &'a ScanRecord,
+    wrecks: &'a CellSet,
+}
+
+impl Grid<'_> {
+    /// The rules' deductions, or the grid's inconsistency as a `CliError`.
+    /// Pre: the grid passed [`check_answers`] for `fleet` (or for its hits when `None`).
+    fn deduce(self, fleet: Option<&[usize]>) -> Result<Deduction, CliError> {
+        crate::scan::deduce::deduce(self.known, self.wrecks, fleet).map_err(|e| CliError::Invalid(e.to_string()))
     }
-    Ok(known)
-}
 
-/// The rules' deductions, or the grid's inconsistency as a `CliError`.
-fn deduce(grid: &StateGrid, fleet: Option<&[usize]>) -> Result<Deduction, CliError> {
-    grid.deduce(fleet).map_err(|e| CliError::Invalid(e.to_string()))
-}
-
-/// What the grid itself settles, whatever the rules: `X` and `#` are water, `+` ship.
-fn plain(grid: &StateGrid) -> Deduction {
-    Deduction {
-        water: grid.cells().iter().map(|&s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
-        ship: grid.cells().iter().map(|&s| s == CellState::Hit).collect(),
-        remaining: None,
+    /// What the grid itself settles, whatever the rules: `X` and `#` are water, `+` ship.
+    fn plain(self) -> Deduction {
+        let states = || (0..self.cells()).map(|i| self.known.state_at(i));
+        Deduction {
+            water: states().map(|s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
+            ship: states().map(|s| s == CellState::Hit).collect(),
+            remaining: None,
+        }
     }
-}
 
-/// Every cell of the grid, row-major.
-fn positions(grid: &StateGrid) -> impl Iterator<Item = Position> {
-    let cols = grid.cols();
-    (0..grid.rows() * cols).map(move |i| Position::from_index(i, cols))
+    /// Number of cells.
+    fn cells(self) -> usize {
+        self.known.rows() * self.known.cols()
+    }
+
+    /// Every cell of the grid, row-major.
+    fn positions(self) -> impl Iterator<Item = Position> {
+        let cols = self.known.cols();
+        (0..self.cells()).map(move |i| Position::from_index(i, cols))
+    }
+
+    /// What is known of `p`.
+    fn state(self, p: Position) -> CellState {
+        self.known.state(p)
+    }
 }
 
 /// How the advice is written.
@@ -401,11 +434,12 @@ impl Style {
     }
 }
 
-/// Writes `values` as a right-aligned matrix of `cols` columns (with letters, a line of
+/// Writes the values of `grid`'s cells (`value` of each, made when it is written: a
+/// grid may have a million cells) as a right-aligned matrix (with letters, a line of
 /// column numbers first and each row's letters before it).
-fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) {
-    let mut width = values.iter().map(String::len).max().unwrap_or(1);
-    let rows = values.len() / cols.max(1);
+fn write_matrix(out: &mut String, grid: Grid<'_>, value: &dyn Fn(Position) -> String, style: Style) {
+    let (rows, cols) = (grid.known.rows(), grid.known.cols());
+    let mut width = grid.positions().map(|p| value(p).len()).max().unwrap_or(1);
     let lead = if style.letters {
         width = width.max(cols.to_string().len());
         let lead = crate::render::coords::row_letters(rows.saturating_sub(1)).len();
@@ -415,12 +449,14 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) 
     } else {
         0
     };
-    for (r, row) in values.chunks(cols.max(1)).enumerate() {
+    for r in 0..rows {
         if style.letters {
             let _ = write!(out, "{:>lead$} ", crate::render::coords::row_letters(r));
         }
-        let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
-        out.push_str(&cells.join(" "));
+        for c in 0..cols {
+            let sep = if c == 0 { "" } else { " " };
+            let _ = write!(out, "{sep}{:>width$}", value(Position::new(r, c)));
+        }
         out.push('\n');
     }
 }
@@ -428,7 +464,7 @@ fn write_matrix(out: &mut String, cols: usize, values: &[String], style: Style) 
 /// The suggestion and certain-cell lines.
 fn write_conclusions(
     out: &mut String,
-    grid: &StateGrid,
+    grid: Grid<'_>,
     suggest: Option<(Position, String)>,
     d: &Deduction,
     style: Style,
@@ -441,8 +477,9 @@ fn write_conclusions(
     }
     let unknown = |p: &Position| grid.state(*p) == CellState::Unknown;
     let list = |flags: &[bool]| {
-        let cells: Vec<String> = positions(grid)
-            .filter(|p| unknown(p) && flags.get(p.index(grid.cols())).copied().unwrap_or(false))
+        let cells: Vec<String> = grid
+            .positions()
+            .filter(|p| unknown(p) && flags.get(p.index(grid.known.cols())).copied().unwrap_or(false))
             .map(|p| style.name(p))
             .collect();
         if cells.is_empty() {
@@ -455,22 +492,26 @@ fn write_conclusions(
     let _ = writeln!(out, "certain ship: {}", list(&d.ship));
 }
 
-/// The JSON object of an advice: `values` (None for known cells) under `key`.
+/// The JSON object of an advice: the value of every unknown cell (`value`, JSON text
+/// made when it is written), null for known cells, under `key`.
 fn json_report(
-    grid: &StateGrid,
+    grid: Grid<'_>,
     method: &str,
     layouts: Option<f64>,
-    key: &str,
-    values: &[Option<String>],
+    (key, value): (&str, &dyn Fn(Position) -> String),
     suggest: Option<Position>,
 ) -> String {
     use json::{Array, Object, Raw};
-    let rows = values.chunks(grid.cols().max(1)).map(|row| Array::of(row.iter().map(|v| v.as_deref().map(Raw))));
+    let cell = |p: Position| (grid.state(p) == CellState::Unknown).then(|| value(p));
+    let row = |r: usize| {
+        (0..grid.known.cols()).fold(Array::new(), |a, c| a.item(cell(Position::new(r, c)).as_deref().map(Raw)))
+    };
+    let rows = (0..grid.known.rows()).map(row);
     // The count of layouts as Rust prints a float (no exponent, no fixed decimals).
     let layouts = layouts.map(|l| format!("{l}"));
     Object::new()
-        .field("rows", grid.rows())
-        .field("cols", grid.cols())
+        .field("rows", grid.known.rows())
+        .field("cols", grid.known.cols())
         .field("method", method)
         .field("layouts", layouts.as_deref().map(Raw))
         .field(key, Array::of(rows))
@@ -480,14 +521,15 @@ fn json_report(
 
 /// prob's advice: the statement's matrix over the cells prob would have blocked and
 /// the cells the rules prove to be water.
-fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, style: Style) -> Result<String, CliError> {
+fn prob_report(grid: Grid<'_>, fleet: Option<&Fleet>, style: Style) -> Result<String, CliError> {
     let as_json = style.json;
     let sizes = fleet.map(Fleet::sizes);
-    let d = deduce(grid, sizes.as_deref())?;
-    let (rows, cols) = (grid.rows(), grid.cols());
+    let d = grid.deduce(sizes.as_deref())?;
+    let (rows, cols) = (grid.known.rows(), grid.known.cols());
     let mut matrix = Likelihood::new(rows, cols);
-    for (i, (&b, &w)) in grid.blocked().iter().zip(&d.water).enumerate() {
-        if b || w {
+    // What prob would have blocked (probed cells, a hit's diagonals) is water or a hit.
+    for (i, &w) in d.water.iter().enumerate() {
+        if w || grid.known.state_at(i) == CellState::Hit {
             matrix.block(Position::from_index(i, cols));
         }
     }
@@ -500,54 +542,47 @@ fn prob_report(grid: &StateGrid, fleet: Option<&Fleet>, style: Style) -> Result<
             _ => Some(p),
         })
     };
-    let neighbours = positions(grid).filter(|&p| {
+    let neighbours = grid.positions().filter(|&p| {
         p.orthogonals(rows, cols).any(|n| grid.state(n) == CellState::Hit) && grid.state(p) == CellState::Unknown
     });
-    let suggest = if let Some(p) = best_of(&mut positions(grid).filter(|&p| flag(&d.ship, p))) {
+    let suggest = if let Some(p) = best_of(&mut grid.positions().filter(|&p| flag(&d.ship, p))) {
         Some((p, format!("certainly a ship cell, score {}", matrix.score(p))))
     } else if let Some(p) = best_of(&mut neighbours.into_iter()) {
         Some((p, format!("next to a hit, score {}", matrix.score(p))))
     } else {
-        best_of(&mut positions(grid)).map(|p| (p, format!("highest score, {}", matrix.score(p))))
+        best_of(&mut grid.positions()).map(|p| (p, format!("highest score, {}", matrix.score(p))))
     };
     if as_json {
-        let values: Vec<Option<String>> = positions(grid)
-            .map(|p| (grid.state(p) == CellState::Unknown).then(|| matrix.score(p).to_string()))
-            .collect();
-        return Ok(json_report(grid, "likelihood", None, "score", &values, suggest.map(|(p, _)| p)));
+        let value = |p: Position| matrix.score(p).to_string();
+        return Ok(json_report(grid, "likelihood", None, ("score", &value), suggest.map(|(p, _)| p)));
     }
     let mut out = String::new();
     out.push_str("likelihood (prob: row score + column score; -1 = blocked or water):\n");
-    let values: Vec<String> = positions(grid).map(|p| matrix.score(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values, style);
+    write_matrix(&mut out, grid, &|p| matrix.score(p).to_string(), style);
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)
 }
 
 /// bayes's advice: the posterior probability of a ship on every cell, for the fleet of
 /// `rules` (the ships afloat).
-fn bayes_report(
-    (grid, known): (&StateGrid, &ScanRecord),
-    rules: &Rules,
-    prior: Prior,
-    seed: u64,
-    style: Style,
-) -> Result<String, CliError> {
+fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: Style) -> Result<String, CliError> {
     let as_json = style.json;
     let fleet = rules.fleet();
     // The deductions of straight ships that never touch hold whatever a probe answers.
     let apart = !rules.touch() && fleet.is_straight();
-    let mut d = if apart { deduce(grid, Some(&fleet.sizes()))? } else { plain(grid) };
-    let cols = grid.cols();
+    let mut d = if apart { grid.deduce(Some(&fleet.sizes()))? } else { grid.plain() };
+    let cols = grid.known.cols();
     let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
-    let ev = Evidence { known, wrecks: grid.wrecks(), rules };
+    // The posterior takes the wrecks one flag a cell (its bays are small).
+    let wrecks: Vec<bool> = (0..grid.cells()).map(|i| grid.wrecks.contains(i)).collect();
+    let ev = Evidence { known: grid.known, wrecks: &wrecks, rules };
     let post: Posterior = Estimator::with_settings(seed, settings).estimate_under(&ev).map_err(|e| {
         CliError::Invalid(match e {
             PosteriorError::Contradiction(why) => {
                 format!("the grid contradicts the fleet {}: {why}", fleet.describe())
             }
             // Sampling drew no layout: before saying none fits, search for one exactly.
-            PosteriorError::Intractable => match some_layout(grid, rules, SEARCH_BUDGET) {
+            PosteriorError::Intractable => match some_layout(grid.known, grid.wrecks, rules, SEARCH_BUDGET) {
                 Found::Layout => format!(
                     "layouts of the fleet {} agree with the grid (a search found one), but too few could be \
                      sampled to estimate the probabilities (the fleet nearly fills the bay); --strategy prob \
@@ -570,7 +605,7 @@ fn bayes_report(
         })
     })?;
     // Both sources are sound: keep what either settles.
-    for p in positions(grid) {
+    for p in grid.positions() {
         let i = p.index(cols);
         if let Some(w) = d.water.get_mut(i) {
             *w |= post.is_certain_water(p);
@@ -589,7 +624,7 @@ fn bayes_report(
             post.prob(p)
         }
     };
-    let suggest = positions(grid).filter(|&p| grid.state(p) == CellState::Unknown && !flag(&d.water, p)).fold(
+    let suggest = grid.positions().filter(|&p| grid.state(p) == CellState::Unknown && !flag(&d.water, p)).fold(
         None,
         |best: Option<(Position, f64)>, p| {
             let q = prob(p);
@@ -601,14 +636,12 @@ fn bayes_report(
     );
     if as_json {
         let method = if post.method == Method::Exact { "exact" } else { "sampled" };
-        let values: Vec<Option<String>> =
-            positions(grid).map(|p| (grid.state(p) == CellState::Unknown).then(|| format!("{:.6}", prob(p)))).collect();
+        let value = |p: Position| format!("{:.6}", prob(p));
         return Ok(json_report(
             grid,
             method,
             Some(post.layouts.round()),
-            "probability",
-            &values,
+            ("probability", &value),
             suggest.map(|(p, _)| p),
         ));
     }
@@ -629,8 +662,7 @@ fn bayes_report(
     let mut out = String::new();
     let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
     let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
-    let values: Vec<String> = positions(grid).map(|p| percent(p).to_string()).collect();
-    write_matrix(&mut out, cols, &values, style);
+    write_matrix(&mut out, grid, &|p| percent(p).to_string(), style);
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);
     Ok(out)

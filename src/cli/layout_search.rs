@@ -9,11 +9,11 @@
 //! a wreck (`#`) nor a placed ship, and when ships may not touch, no cell next to
 //! either. A branch is cut when the ship cells left outnumber the cells still free.
 
+use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::game::shape::Shape;
-use crate::scan::record::CellState;
-use crate::scan::state::StateGrid;
+use crate::scan::record::{CellState, ScanRecord};
 
 /// What the search concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,8 +30,9 @@ pub(crate) enum Found {
 struct Search<'a> {
     rows: usize,
     cols: usize,
-    cells: &'a [CellState],
-    wrecks: &'a [bool],
+    /// What is known of each cell, one byte a cell (read in the inner loops).
+    cells: Vec<CellState>,
+    wrecks: &'a CellSet,
     /// Ships may not touch (8 neighbours).
     apart: bool,
     /// The shapes of each kind (its turns), largest kind first.
@@ -51,7 +52,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn hit(&self, i: usize) -> bool {
-        self.cells.get(i) == Some(&CellState::Hit) && !self.wrecks.get(i).copied().unwrap_or(false)
+        self.cells.get(i) == Some(&CellState::Hit) && !self.wrecks.contains(i)
     }
 
     /// The cells of `shape` anchored at `at`, when it fits the bay.
@@ -191,11 +192,13 @@ impl Search<'_> {
     }
 }
 
-/// Searches for one layout of the fleet of `rules` that agrees with `grid`, trying at
+/// Searches for one layout of the fleet of `rules` that agrees with what is known
+/// (`#` cells, the `wrecks`, eliminated in it: [`crate::scan::state::read`]), trying at
 /// most `budget` placements.
-/// Pre: none. Post: `Layout` only when one exists, `None` only when none does.
-pub(crate) fn some_layout(grid: &StateGrid, rules: &Rules, budget: u64) -> Found {
-    let (rows, cols) = (grid.rows(), grid.cols());
+/// Pre: `known` is small enough to copy a byte a cell. Post: `Layout` only when one
+/// exists, `None` only when none does.
+pub(crate) fn some_layout(known: &ScanRecord, wrecks: &CellSet, rules: &Rules, budget: u64) -> Found {
+    let (rows, cols) = (known.rows(), known.cols());
     let n = rows.saturating_mul(cols);
     let mut kinds: Vec<(usize, Vec<Shape>, usize)> =
         rules.fleet().kinds().iter().map(|k| (k.shape.size(), rules.variants(k.shape), k.count)).collect();
@@ -203,8 +206,8 @@ pub(crate) fn some_layout(grid: &StateGrid, rules: &Rules, budget: u64) -> Found
     let mut s = Search {
         rows,
         cols,
-        cells: grid.cells(),
-        wrecks: grid.wrecks(),
+        cells: known.states(),
+        wrecks,
         apart: !rules.touch(),
         sizes: kinds.iter().map(|k| k.0).collect(),
         shapes: kinds.iter().map(|k| k.1.clone()).collect(),
@@ -218,7 +221,7 @@ pub(crate) fn some_layout(grid: &StateGrid, rules: &Rules, budget: u64) -> Found
         return if s.left.iter().all(|&l| l == 0) { Found::Layout } else { Found::None };
     }
     // Wrecks are ships already sunk: the others keep their distance from them.
-    let wrecked: Vec<usize> = (0..n).filter(|&i| grid.wrecks().get(i).copied().unwrap_or(false)).collect();
+    let wrecked: Vec<usize> = (0..n).filter(|&i| wrecks.contains(i)).collect();
     for i in s.around(&wrecked) {
         if let Some(b) = s.blocked.get_mut(i) {
             *b += 1;
@@ -233,8 +236,12 @@ mod tests {
     use super::*;
     use crate::game::fleet::Fleet;
 
-    fn grid(text: &str) -> StateGrid {
+    fn grid(text: &str) -> (ScanRecord, CellSet) {
         crate::scan::state::parse(text.as_bytes()).unwrap()
+    }
+
+    fn some_layout(grid: &(ScanRecord, CellSet), rules: &Rules, budget: u64) -> Found {
+        super::some_layout(&grid.0, &grid.1, rules, budget)
     }
 
     fn ones(n: usize) -> Rules {

@@ -2,6 +2,7 @@
 //! counts the ship cells still to spot and tells the observer about every step.
 
 pub mod check;
+pub mod deduce;
 pub mod observer;
 pub mod record;
 pub mod referee;

@@ -389,6 +389,20 @@ impl ScanRecord {
         rows.finish()?;
         writeln!(out, "{}", Object::CLOSE)
     }
+
+    /// Grows the record to `rows` x `cols`, the new cells unknown, or says the memory
+    /// cannot be had (for a record read as text a cell at a time, whose size is known
+    /// only at its end: `advise`'s grid, [`crate::scan::state::read`]).
+    /// Pre: every cell known so far keeps its row-major index: `cols` is unchanged, or
+    /// the record had at most one row and `rows` is 1; no fewer cells than before.
+    /// Post: on `Ok`, `rows() == rows`, `cols() == cols`, every cell's state as before at
+    /// its index; on `Err`, unchanged.
+    pub fn try_grow(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
+        let words = rows.saturating_mul(cols).div_ceil(CELLS_PER_WORD).max(self.packed.len());
+        memory::resize(&mut self.packed, words, 0)?;
+        (self.rows, self.cols) = (rows, cols);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

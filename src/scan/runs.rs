@@ -5,7 +5,7 @@
 
 use crate::game::position::{Direction, Position};
 use crate::game::ship::MAX_SHIP;
-use crate::scan::record::CellState;
+use crate::scan::record::{CellState, ScanRecord};
 
 /// A maximal straight line of hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,11 +71,24 @@ impl Run {
 }
 
 /// The runs of hits of a `rows` x `cols` grid, in row-major order of their first cell.
-/// Pre: `grid` has `rows * cols` states (missing ones read as unknown). Post: `Err`
-/// for the first diagonal contact (row-major), then the first line longer than
-/// [`MAX_SHIP`].
+/// Pre: `grid` has `rows * cols` states (missing ones read as unknown). Post: as
+/// [`find_where`].
 pub fn find(rows: usize, cols: usize, grid: &[CellState]) -> Result<Vec<Run>, RunError> {
-    let hit = |p: Position| p.row < rows && p.col < cols && grid.get(p.index(cols)) == Some(&CellState::Hit);
+    find_where(rows, cols, |i| grid.get(i) == Some(&CellState::Hit))
+}
+
+/// The runs of hits of what a scan knows ([`find`] on its record).
+/// Pre: none. Post: as [`find_where`].
+pub fn in_record(known: &ScanRecord) -> Result<Vec<Run>, RunError> {
+    find_where(known.rows(), known.cols(), |i| known.state_at(i) == CellState::Hit)
+}
+
+/// The runs of the cells of a `rows` x `cols` grid for which `hit` (given a row-major
+/// index) holds, in row-major order of their first cell.
+/// Pre: none. Post: `Err` for the first diagonal contact (row-major), then the first
+/// line longer than [`MAX_SHIP`].
+pub fn find_where(rows: usize, cols: usize, hit: impl Fn(usize) -> bool) -> Result<Vec<Run>, RunError> {
+    let hit = |p: Position| p.row < rows && p.col < cols && hit(p.index(cols));
     for i in 0..rows.saturating_mul(cols) {
         let p = Position::from_index(i, cols);
         if !hit(p) {
@@ -140,5 +153,19 @@ mod tests {
         assert_eq!(find(1, 6, &[H; 6]), Err(RunError::TooLong { start: Position::new(0, 0), len: 6 }));
         let vertical = find(3, 1, &[H, H, U]).unwrap();
         assert_eq!(vertical, vec![Run { start: Position::new(0, 0), len: 2, horizontal: false }]);
+    }
+
+    #[test]
+    fn a_record_has_the_runs_of_its_states() {
+        let mut known = ScanRecord::new(3, 4);
+        for (i, hit) in [(0, true), (1, true), (2, false), (11, true), (7, true)] {
+            known.set_probed(i, hit);
+        }
+        assert!(known.mark_eliminated(Position::new(1, 0)));
+        assert_eq!(in_record(&known), find(3, 4, &known.states()));
+        assert_eq!(in_record(&known).map(|r| r.len()), Ok(2));
+        known.set_probed(6, true);
+        assert_eq!(in_record(&known), find(3, 4, &known.states()));
+        assert!(in_record(&known).is_err());
     }
 }

@@ -7,7 +7,8 @@
 #     classic (2,000 games), `--strategies all`;
 #   - check's verdicts on three programs of tests/solvers (the reference and two
 #     wrong ones), and testset's Mooshak files (the manifest, new in the newer build,
-#     and the zip, which holds file dates, are left out).
+#     and the zip, which holds file dates, are left out);
+#   - advise on grids of every kind (tests/bench/same-advise.sh, which runs alone too).
 # Prints one line per comparison (`same` or `DIFFERS`) and exits 1 if any differ.
 # Usage: bash tests/bench/same-output.sh OLD_BINARY NEW_BINARY   (about 4 minutes)
 set -uo pipefail
@@ -65,4 +66,5 @@ else
     echo "DIFFERS  testset --format mooshak"
     differ=1
 fi
+bash tests/bench/same-advise.sh "$old" "$new" || differ=1
 exit $differ

@@ -146,11 +146,12 @@ fn advise(req: &Request) -> Response {
         let Some(text) = body.get("state").and_then(Value::as_str) else {
             return Err(Response::error(400, "`state` is required: the grid as `advise` reads it (rows of . X + #)"));
         };
-        let grid = crate::scan::state::parse(text.as_bytes()).map_err(|e| Response::error(422, &e.to_string()))?;
-        if grid.rows().saturating_mul(grid.cols()) > SERVE_CELLS {
+        let (known, wrecks) =
+            crate::scan::state::parse(text.as_bytes()).map_err(|e| Response::error(422, &e.to_string()))?;
+        if known.rows().saturating_mul(known.cols()) > SERVE_CELLS {
             return Err(Response::error(413, &format!("the grid has more than {SERVE_CELLS} cells")));
         }
-        let report = request.report(&grid).map_err(cli_error)?;
+        let report = request.report(&known, &wrecks).map_err(cli_error)?;
         Ok(Response::json(200, report))
     };
     run().unwrap_or_else(|e| e)
