@@ -260,7 +260,7 @@ fn inconsistent_states_are_refused_naming_the_cell() {
     );
     has(
         &refused(&["--strategy", "prob", "--fleet", "3,1,1"], "+++X.\nXXX..\n...++\n"),
-        &["the 2 hits in a line from (2,3) are longer than any ship that can hold them"],
+        &["the 2 hits in a line from (2,3) are longer than any ship that can hold them (1 cell)\n"],
     );
     has(&refused(&[], "#+..\n....\n"), &["the hit (0,1) touches the sunk ship's cell (0,0)"]);
     // bayes: no layout of the fleet fits.

@@ -69,7 +69,8 @@ impl fmt::Display for DeductionError {
         match self {
             DeductionError::RunTooLong { start, len, max } => write!(
                 f,
-                "the {len} hits in a line from {start} are longer than any ship that can hold them ({max} cells)"
+                "the {len} hits in a line from {start} are longer than any ship that can hold them ({})",
+                count(*max, "cell")
             ),
             DeductionError::NoRoom { missing, open } => write!(
                 f,
