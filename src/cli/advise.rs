@@ -573,9 +573,7 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     let mut d = if apart { grid.deduce(Some(&fleet.sizes()))? } else { grid.plain() };
     let cols = grid.known.cols();
     let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
-    // The posterior takes the wrecks one flag a cell (its bays are small).
-    let wrecks: Vec<bool> = (0..grid.cells()).map(|i| grid.wrecks.contains(i)).collect();
-    let ev = Evidence { known: grid.known, wrecks: &wrecks, rules };
+    let ev = Evidence { known: grid.known, wrecks: Some(grid.wrecks), rules };
     let post: Posterior = Estimator::with_settings(seed, settings).estimate_under(&ev).map_err(|e| {
         CliError::Invalid(match e {
             PosteriorError::Contradiction(why) => {

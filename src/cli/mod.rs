@@ -485,7 +485,7 @@ pub(crate) fn ship_places(
     if !fleet.is_named() && fleet.is_straight() {
         return Vec::new();
     }
-    let ev = Evidence { known: record, wrecks: &[], rules };
+    let ev = Evidence { known: record, wrecks: None, rules };
     let places = locate(&ev, 2_000_000);
     let mut out = Vec::new();
     for (k, kind) in fleet.kinds().iter().enumerate() {

@@ -95,7 +95,7 @@ impl Estimator {
         fleet: &[usize],
     ) -> Result<Posterior, PosteriorError> {
         let rules: Rules = sized(fleet)?;
-        self.estimate_facts(&Facts { rows, cols, grid, log: None, wrecks: &[], rules: &rules })
+        self.estimate_facts(&Facts { rows, cols, grid, log: None, wrecks: None, rules: &rules })
     }
 
     /// The posterior of the evidence `ev` for its rules' fleet (every ship still to

@@ -54,6 +54,7 @@ mod table;
 
 pub use estimator::Estimator;
 
+use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::game::ship::MAX_SHIP;
@@ -108,8 +109,8 @@ pub struct Evidence<'a> {
     /// rules announce sunk ships.
     pub known: &'a ScanRecord,
     /// Cells of ships already sunk and left out of the fleet (`advise`'s `#`, which
-    /// `known` holds as eliminated), or empty.
-    pub wrecks: &'a [bool],
+    /// `known` holds as eliminated), when there are any.
+    pub wrecks: Option<&'a CellSet>,
     /// The rules.
     pub rules: &'a Rules,
 }
@@ -141,8 +142,8 @@ pub(crate) struct Facts<'a> {
     pub grid: &'a [CellState],
     /// The order of the hits and the sunk answers, under rules that announce sunk ships.
     pub log: Option<&'a AnswerLog>,
-    /// Cells of ships already sunk and left out of the fleet (`advise`'s `#`), or empty.
-    pub wrecks: &'a [bool],
+    /// Cells of ships already sunk and left out of the fleet (`advise`'s `#`), if any.
+    pub wrecks: Option<&'a CellSet>,
     /// The rules.
     pub rules: &'a Rules,
 }
@@ -384,8 +385,8 @@ fn check(ev: &Facts<'_>) -> Result<(), PosteriorError> {
     if ev.grid.len() != cells {
         return Err(PosteriorError::Grid { expected: cells, found: ev.grid.len() });
     }
-    if !ev.wrecks.is_empty() && ev.wrecks.len() != cells {
-        return Err(PosteriorError::Grid { expected: cells, found: ev.wrecks.len() });
+    if let Some(w) = ev.wrecks.filter(|w| w.capacity() != cells) {
+        return Err(PosteriorError::Grid { expected: cells, found: w.capacity() });
     }
     Ok(())
 }
@@ -494,7 +495,7 @@ pub fn exact_posterior(
     node_limit: usize,
 ) -> Result<Option<Posterior>, PosteriorError> {
     let rules = sized(fleet)?;
-    let ev = Facts { rows, cols, grid, log: None, wrecks: &[], rules: &rules };
+    let ev = Facts { rows, cols, grid, log: None, wrecks: None, rules: &rules };
     exact_of(&ev, prior, node_limit)
 }
 

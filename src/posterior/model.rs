@@ -112,8 +112,10 @@ impl Model {
             }
         }
         // Wrecks: cells of ships sunk and left out of the fleet, with what they forbid.
-        for (i, _) in ev.wrecks.iter().enumerate().filter(|(_, &w)| w) {
+        let mut wreck = ev.wrecks.and_then(|w| w.next_member(0));
+        while let Some(i) = wreck {
             forbid_around(&mut m.base, i, rows, cols, ev.rules.reach());
+            wreck = ev.wrecks.and_then(|w| w.next_member(i + 1));
         }
         // With straight ships that never touch, a run of hits closed at both ends is a
         // whole ship: it is settled at once (when its size names one group).

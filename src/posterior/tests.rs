@@ -351,7 +351,7 @@ mod general {
         for _ in 0..25 {
             for (rows, cols, rules) in cases() {
                 let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { known: &record, wrecks: &[], rules: &rules };
+                let ev = Evidence { known: &record, wrecks: None, rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
                     let got = exact_posterior_under(&ev, prior, 1 << 30)
@@ -382,7 +382,7 @@ mod general {
         for _ in 0..3 {
             for (rows, cols, rules) in cases() {
                 let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { known: &record, wrecks: &[], rules: &rules };
+                let ev = Evidence { known: &record, wrecks: None, rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
                     let mut est = Estimator::with_settings(3, Settings { prior, ..settings });
@@ -404,8 +404,9 @@ mod general {
         let rules = Rules::preset("russian").unwrap().with_fleet(Fleet::of_sizes(&[1]));
         let mut known = ScanRecord::new(1, 5);
         known.mark_eliminated(Position::new(0, 0));
-        let wrecks = [true, false, false, false, false];
-        let ev = Evidence { known: &known, wrecks: &wrecks, rules: &rules };
+        let mut wrecks = crate::game::cellset::CellSet::new(5);
+        wrecks.insert(0);
+        let ev = Evidence { known: &known, wrecks: Some(&wrecks), rules: &rules };
         let p = exact_posterior_under(&ev, Prior::Uniform, 1000).unwrap().unwrap();
         assert_eq!(p.probabilities(), &[0.0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
     }

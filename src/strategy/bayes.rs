@@ -147,7 +147,7 @@ impl ScanStrategy for Bayes {
             if self.estimator.work().saturating_add(self.general.work()) > BAYES_GAME_WORK {
                 return self.hand_over(scan);
             }
-            let ev = Evidence { known: scan.record(), wrecks: &[], rules: &rules };
+            let ev = Evidence { known: scan.record(), wrecks: None, rules: &rules };
             let estimator = if rules.is_problem_g() { &mut self.estimator } else { &mut self.general };
             let post = match estimator.estimate_under(&ev) {
                 Ok(p) => p,
