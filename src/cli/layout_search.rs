@@ -30,8 +30,8 @@ pub(crate) enum Found {
 struct Search<'a> {
     rows: usize,
     cols: usize,
-    /// What is known of each cell, one byte a cell (read in the inner loops).
-    cells: Vec<CellState>,
+    /// What is known of each cell.
+    known: &'a ScanRecord,
     wrecks: &'a CellSet,
     /// Ships may not touch (8 neighbours).
     apart: bool,
@@ -52,7 +52,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn hit(&self, i: usize) -> bool {
-        self.cells.get(i) == Some(&CellState::Hit) && !self.wrecks.contains(i)
+        self.known.state_at(i) == CellState::Hit && !self.wrecks.contains(i)
     }
 
     /// The cells of `shape` anchored at `at`, when it fits the bay.
@@ -65,7 +65,7 @@ impl Search<'_> {
 
     fn fits(&self, cells: &[usize]) -> bool {
         cells.iter().all(|&i| {
-            let open = matches!(self.cells.get(i), Some(CellState::Unknown)) || self.hit(i);
+            let open = self.known.state_at(i) == CellState::Unknown || self.hit(i);
             open && !self.taken.get(i).copied().unwrap_or(true) && self.blocked.get(i).copied().unwrap_or(1) == 0
         })
     }
@@ -153,7 +153,7 @@ impl Search<'_> {
         let need: usize = self.left.iter().zip(&self.sizes).map(|(&l, &s)| l * s).sum();
         let free = (0..n)
             .filter(|&i| {
-                self.cells.get(i) == Some(&CellState::Unknown)
+                self.known.state_at(i) == CellState::Unknown
                     && !self.taken.get(i).copied().unwrap_or(true)
                     && self.blocked.get(i).copied().unwrap_or(1) == 0
             })
@@ -195,8 +195,7 @@ impl Search<'_> {
 /// Searches for one layout of the fleet of `rules` that agrees with what is known
 /// (`#` cells, the `wrecks`, eliminated in it: [`crate::scan::state::read`]), trying at
 /// most `budget` placements.
-/// Pre: `known` is small enough to copy a byte a cell. Post: `Layout` only when one
-/// exists, `None` only when none does.
+/// Pre: none. Post: `Layout` only when one exists, `None` only when none does.
 pub(crate) fn some_layout(known: &ScanRecord, wrecks: &CellSet, rules: &Rules, budget: u64) -> Found {
     let (rows, cols) = (known.rows(), known.cols());
     let n = rows.saturating_mul(cols);
@@ -206,7 +205,7 @@ pub(crate) fn some_layout(known: &ScanRecord, wrecks: &CellSet, rules: &Rules, b
     let mut s = Search {
         rows,
         cols,
-        cells: known.states(),
+        known,
         wrecks,
         apart: !rules.touch(),
         sizes: kinds.iter().map(|k| k.0).collect(),
