@@ -387,16 +387,6 @@ impl Grid<'_> {
         crate::scan::deduce::deduce(self.known, self.wrecks, fleet).map_err(|e| CliError::Invalid(e.to_string()))
     }
 
-    /// What the grid itself settles, whatever the rules: `X` and `#` are water, `+` ship.
-    fn plain(self) -> Deduction {
-        let states = || (0..self.cells()).map(|i| self.known.state_at(i));
-        Deduction {
-            water: states().map(|s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
-            ship: states().map(|s| s == CellState::Hit).collect(),
-            remaining: None,
-        }
-    }
-
     /// Number of cells.
     fn cells(self) -> usize {
         self.known.rows() * self.known.cols()
@@ -570,7 +560,7 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     let fleet = rules.fleet();
     // The deductions of straight ships that never touch hold whatever a probe answers.
     let apart = !rules.touch() && fleet.is_straight();
-    let mut d = if apart { grid.deduce(Some(&fleet.sizes()))? } else { grid.plain() };
+    let mut d = if apart { grid.deduce(Some(&fleet.sizes()))? } else { Deduction::known(grid.known) };
     let cols = grid.known.cols();
     let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
     let ev = Evidence { known: grid.known, wrecks: Some(grid.wrecks), rules };

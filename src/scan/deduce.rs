@@ -114,6 +114,20 @@ pub struct Deduction {
     pub remaining: Option<Vec<usize>>,
 }
 
+impl Deduction {
+    /// What `known` itself settles, whatever the rules: misses and eliminated cells
+    /// (wrecks among them) are water, hits are ship.
+    /// Pre: none. Post: `remaining` is `None`.
+    pub fn known(known: &ScanRecord) -> Deduction {
+        let states = || (0..known.rows() * known.cols()).map(|i| known.state_at(i));
+        Deduction {
+            water: states().map(|s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
+            ship: states().map(|s| s == CellState::Hit).collect(),
+            remaining: None,
+        }
+    }
+}
+
 /// Settles what the module's rules settle about `known`, whose wrecks are `wrecks`,
 /// for the ships afloat of sizes `fleet` when given (straight ships that never touch).
 /// Pre: `known` passed the consistency check ([`crate::scan::check::answer`] of every
@@ -130,9 +144,8 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
     let runs = runs::in_record(known).map_err(DeductionError::Unchecked)?;
     let hits = known.hits();
     let state = |i: usize| known.state_at(i);
-    let ship: Vec<bool> = (0..n).map(|i| state(i) == CellState::Hit).collect();
     // Water: what is known to be (misses, wrecks), and the diagonals of the hits.
-    let mut water: Vec<bool> = (0..n).map(|i| matches!(state(i), CellState::Miss | CellState::Eliminated)).collect();
+    let Deduction { mut water, ship, .. } = Deduction::known(known);
     for i in (0..n).filter(|&i| state(i) == CellState::Hit) {
         for d in Position::from_index(i, cols).diagonals(rows, cols) {
             let j = d.index(cols);
