@@ -243,14 +243,9 @@ impl Estimator {
                     continue;
                 }
                 let share = w / n as f64;
-                // The same additions, in the same order, as `add` on each fitting placement.
-                t.for_each_fit_cells(&fit, g, |anchor, offsets| {
-                    for &o in offsets {
-                        if let Some(x) = prob.get_mut(anchor + o) {
-                            *x += share;
-                        }
-                    }
-                });
+                // Each cell gains the share of every fitting placement over it, in one
+                // addition: share times their number.
+                t.add_cover(&mut fit, g, share, &mut prob);
             }
         }
         if sum > 0.0 {

@@ -72,7 +72,15 @@ pub(super) struct Fit {
     small: [u128; 4],
     /// The bits of each of `small`.
     small_counts: [u64; 4],
+    /// Per cell, the placements covering it ([`Table::add_cover`]'s general loop;
+    /// all 0 between calls), and the cells met.
+    covers: Vec<u32>,
+    met: Vec<u64>,
 }
+
+/// The bit planes of [`Table::add_cover`]'s counters on small boards: counts below
+/// 256 a cell.
+const COVER_PLANES: usize = 8;
 
 impl Table {
     /// The table of `groups` on a `rows` x `cols` board where a ship forbids the cells
@@ -385,7 +393,66 @@ impl Table {
             }
             return;
         }
-        self.each_fit(fit, g, |slot, anchor, _| f(anchor, self.offsets(slot)));
+        // The anchors come from `starts`: each is a placement's.
+        for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
+            let offsets = self.offsets(slot);
+            for (k, &w) in acc.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    f(k * 64 + w.trailing_zeros() as usize, offsets);
+                    w &= w - 1;
+                }
+            }
+        }
+    }
+
+    /// Adds `share × m` to `prob[c]` for every cell `c`, where `m` is the number of
+    /// placements found by the last [`Table::fitting`] call for group `g` that cover `c`:
+    /// the sum of `share` over every (placement, cell), with one rounding a cell.
+    /// On boards of at most 128 cells the counts are added bit-parallel (each mask of
+    /// fitting anchors shifted by each offset and added into bit planes, a ripple-carry
+    /// adder per bit), spread to a byte a cell, and the cells updated in one pass with
+    /// no branch (a cell no placement covers gains `+0.0`, which leaves it as it was);
+    /// elsewhere a counter a cell is kept.
+    /// Pre: `fit` is the last fit of group `g`; `prob` has a value a cell and none
+    /// negative. Post: `fit`'s masks unchanged.
+    pub fn add_cover(&self, fit: &mut Fit, g: usize, share: f64, prob: &mut [f64]) {
+        let most: usize = self.slots_of(g).map(|slot| self.offsets(slot).len()).sum();
+        // The planes a count up to `most` needs.
+        let depth = (usize::BITS - most.leading_zeros()) as usize;
+        if self.words > 2 || depth > COVER_PLANES {
+            return cover_general(self, fit, g, |cell, m| {
+                if let Some(x) = prob.get_mut(cell) {
+                    *x += share * f64::from(m);
+                }
+            });
+        }
+        let mut planes = [0u128; COVER_PLANES];
+        for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+            for &o in self.offsets(slot) {
+                // The cells `anchor + o` of every fitting anchor, added into the planes.
+                let mut carry = a.checked_shl(o as u32).unwrap_or(0);
+                for plane in planes.iter_mut().take(depth) {
+                    let next = *plane & carry;
+                    *plane ^= carry;
+                    carry = next;
+                }
+            }
+        }
+        // A cell's count is its bit in each plane: eight cells at a time, each plane's
+        // byte spread to a byte a cell and added in at its weight (counts stay below
+        // 256, so no byte carries into the next).
+        let mut counts = [0u8; 128];
+        for (k, chunk) in counts.chunks_exact_mut(8).enumerate() {
+            let mut bytes = 0u64;
+            for (i, plane) in planes.iter().take(depth).enumerate() {
+                bytes += spread_byte((plane >> (8 * k)) as u64) << i;
+            }
+            chunk.copy_from_slice(&bytes.to_le_bytes());
+        }
+        for (x, &m) in prob.iter_mut().zip(&counts) {
+            *x += share * f64::from(m);
+        }
     }
 
     /// Calls `f(slot, anchor, pid)` on every placement of the last fit of group `g`.
@@ -426,6 +493,48 @@ impl Table {
     }
 }
 
+/// The counts of [`Table::add_cover`] with a counter a cell: every placement's cells
+/// counted; then `f(cell, m)` called once on each cell some placement covers, in
+/// row-major order (found bit-parallel: the anchors' masks shifted by each offset),
+/// and its counter cleared.
+fn cover_general(t: &Table, fit: &mut Fit, g: usize, mut f: impl FnMut(usize, u32)) {
+    let mut covers = std::mem::take(&mut fit.covers);
+    let mut met = std::mem::take(&mut fit.met);
+    covers.resize(t.rows * t.cols, 0);
+    met.clear();
+    met.resize(t.words, 0);
+    t.for_each_fit_cells(fit, g, |anchor, offsets| {
+        for &o in offsets {
+            if let Some(c) = covers.get_mut(anchor + o) {
+                *c += 1;
+            }
+        }
+    });
+    for (slot, k) in t.slots_of(g).enumerate() {
+        for &o in t.offsets(k) {
+            if t.words <= 2 {
+                let a = fit.small.get(slot).copied().unwrap_or(0).checked_shl(o as u32).unwrap_or(0);
+                shl_or(&mut met, &[a as u64, (a >> 64) as u64], 0);
+            } else if let Some(acc) = fit.accs.get(slot) {
+                shl_or(&mut met, acc, o);
+            }
+        }
+    }
+    for (k, &w) in met.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let cell = k * 64 + w.trailing_zeros() as usize;
+            if let Some(c) = covers.get_mut(cell) {
+                f(cell, *c);
+                *c = 0;
+            }
+            w &= w - 1;
+        }
+    }
+    fit.covers = covers;
+    fit.met = met;
+}
+
 /// The position of the `r`-th set bit of `a` (from 0, lowest first): in the low word or,
 /// past its bits, the high one (see [`select64`]).
 /// Pre: `r < a.count_ones()`. Post: a bit index below 128.
@@ -454,6 +563,27 @@ fn byte_sums(w: u64) -> u64 {
 
 /// `0x01` in every byte.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The low byte of `w` spread out, bit `j` to byte `j` (as 0 or 1).
+#[inline]
+fn spread_byte(w: u64) -> u64 {
+    SPREAD.get((w & 0xff) as usize).copied().unwrap_or(0)
+}
+
+/// `SPREAD[b]`: byte `j` is bit `j` of `b`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            table[b] |= ((b as u64) >> j & 1) << (8 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The `r`-th set bit of `w` given its [`byte_sums`], broadword (after Vigna's
 /// "Broadword implementation of rank/select queries"): every byte's running sum is
@@ -506,6 +636,18 @@ fn shr_and(acc: &mut [u64], src: &[u64], k: usize) {
         let lo = src.get(i + q).copied().unwrap_or(0);
         let v = if b == 0 { lo } else { (lo >> b) | (src.get(i + q + 1).copied().unwrap_or(0) << (64 - b)) };
         *a &= v;
+    }
+}
+
+/// `dst |= src << k` on multi-word bit sets (bit `i + k` of the result is bit `i` of
+/// `src`; bits shifted past `dst`'s end are dropped).
+fn shl_or(dst: &mut [u64], src: &[u64], k: usize) {
+    let (q, b) = (k / 64, k % 64);
+    for (i, d) in dst.iter_mut().enumerate().skip(q) {
+        let lo = src.get(i - q).copied().unwrap_or(0);
+        let v =
+            if b == 0 || i == q { lo << b } else { (lo << b) | (src.get(i - q - 1).copied().unwrap_or(0) >> (64 - b)) };
+        *d |= v;
     }
 }
 
@@ -584,6 +726,56 @@ mod tests {
                             .filter(|&pid| t.disjoint(&blocked, t.get(pid).unwrap().cells))
                             .collect();
                         assert_eq!(got, want, "{name} {rows}x{cols} group {g}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cover_adds_the_share_of_every_placement_over_each_cell() {
+        let mut rng = Rng::new(8);
+        for name in ["problem-g", "classic", "starwars"] {
+            let rules = Rules::preset(name).unwrap();
+            let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
+            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20), (1, 128), (128, 1)] {
+                let t = Table::new(rows, cols, &groups, rules.reach());
+                for round in 0..20 {
+                    // Sparse blocks first (most placements fit), then denser ones.
+                    let blocked: Vec<u64> = (0..t.words)
+                        .map(|_| {
+                            let w = rng.next_u64() & rng.next_u64();
+                            if round < 5 {
+                                w & rng.next_u64()
+                            } else {
+                                w
+                            }
+                        })
+                        .collect();
+                    for g in 0..groups.len() {
+                        let mut fit = Fit::default();
+                        t.fitting(&blocked, g, &mut fit);
+                        // The plain count: one for each (placement, cell), each placement
+                        // looked up.
+                        let mut want = vec![0u32; rows * cols];
+                        t.for_each_fit(&fit, g, |pid| t.cells(pid).for_each(|c| want[c] += 1));
+                        let mut general = Vec::new();
+                        cover_general(&t, &mut fit, g, |cell, m| general.push((cell, m)));
+                        let covered: Vec<(usize, u32)> =
+                            want.iter().enumerate().filter(|(_, &m)| m > 0).map(|(c, &m)| (c, m)).collect();
+                        assert_eq!(general, covered, "{name} {rows}x{cols} group {g}, general loop");
+                        assert!(fit.covers.iter().all(|&c| c == 0), "its counters are clear for the next call");
+                        // The sums, bit for bit, from uneven starting values.
+                        let start: Vec<f64> = (0..rows * cols).map(|_| rng.below(1000) as f64 / 7.0).collect();
+                        let share = 1.0 / (1 + rng.below(97)) as f64;
+                        let mut got = start.clone();
+                        t.add_cover(&mut fit, g, share, &mut got);
+                        let plain: Vec<f64> = start
+                            .iter()
+                            .zip(&want)
+                            .map(|(&x, &m)| if m > 0 { x + share * f64::from(m) } else { x })
+                            .collect();
+                        assert_eq!(got, plain, "{name} {rows}x{cols} group {g}");
                     }
                 }
             }
