@@ -706,27 +706,40 @@ mod tests {
         None
     }
 
-    #[test]
-    fn fitting_in_order_is_the_group_filtered() {
-        let mut rng = Rng::new(6);
+    /// Every preset's table on each board of `sizes`: its label, the table and the
+    /// number of its groups.
+    fn tables(sizes: &[(usize, usize)]) -> Vec<(String, Table, usize)> {
+        let mut out = Vec::new();
         for name in ["problem-g", "classic", "starwars"] {
             let rules = Rules::preset(name).unwrap();
             let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
-            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20)] {
-                let t = Table::new(rows, cols, &groups, rules.reach());
-                for _ in 0..20 {
-                    let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
-                    for g in 0..groups.len() {
-                        let (mut fit, mut got) = (Fit::default(), Vec::new());
-                        t.fitting_in_order(&blocked, g, &mut fit, &mut got);
-                        // Ids are given group by group, each group's anchors in row-major
-                        // order, each anchor's variants in order.
-                        let want: Vec<u32> = (0..t.all.len() as u32)
-                            .filter(|&pid| t.get(pid).unwrap().group as usize == g)
-                            .filter(|&pid| t.disjoint(&blocked, t.get(pid).unwrap().cells))
-                            .collect();
-                        assert_eq!(got, want, "{name} {rows}x{cols} group {g}");
-                    }
+            for &(rows, cols) in sizes {
+                out.push((
+                    format!("{name} {rows}x{cols}"),
+                    Table::new(rows, cols, &groups, rules.reach()),
+                    groups.len(),
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fitting_in_order_is_the_group_filtered() {
+        let mut rng = Rng::new(6);
+        for (label, t, groups) in tables(&[(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20)]) {
+            for _ in 0..20 {
+                let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                for g in 0..groups {
+                    let (mut fit, mut got) = (Fit::default(), Vec::new());
+                    t.fitting_in_order(&blocked, g, &mut fit, &mut got);
+                    // Ids are given group by group, each group's anchors in row-major
+                    // order, each anchor's variants in order.
+                    let want: Vec<u32> = (0..t.all.len() as u32)
+                        .filter(|&pid| t.get(pid).unwrap().group as usize == g)
+                        .filter(|&pid| t.disjoint(&blocked, t.get(pid).unwrap().cells))
+                        .collect();
+                    assert_eq!(got, want, "{label} group {g}");
                 }
             }
         }
@@ -735,48 +748,44 @@ mod tests {
     #[test]
     fn cover_adds_the_share_of_every_placement_over_each_cell() {
         let mut rng = Rng::new(8);
-        for name in ["problem-g", "classic", "starwars"] {
-            let rules = Rules::preset(name).unwrap();
-            let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
-            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20), (1, 128), (128, 1)] {
-                let t = Table::new(rows, cols, &groups, rules.reach());
-                for round in 0..20 {
-                    // Sparse blocks first (most placements fit), then denser ones.
-                    let blocked: Vec<u64> = (0..t.words)
-                        .map(|_| {
-                            let w = rng.next_u64() & rng.next_u64();
-                            if round < 5 {
-                                w & rng.next_u64()
-                            } else {
-                                w
-                            }
-                        })
+        for (label, t, groups) in tables(&[(10, 10), (8, 16), (1, 64), (11, 11), (3, 3), (20, 20), (1, 128), (128, 1)])
+        {
+            for round in 0..20 {
+                // Sparse blocks first (most placements fit), then denser ones.
+                let blocked: Vec<u64> = (0..t.words)
+                    .map(|_| {
+                        let w = rng.next_u64() & rng.next_u64();
+                        if round < 5 {
+                            w & rng.next_u64()
+                        } else {
+                            w
+                        }
+                    })
+                    .collect();
+                for g in 0..groups {
+                    let mut fit = Fit::default();
+                    t.fitting(&blocked, g, &mut fit);
+                    // The plain count: one for each (placement, cell), each placement
+                    // looked up.
+                    let mut want = vec![0u32; t.rows * t.cols];
+                    t.for_each_fit(&fit, g, |pid| t.cells(pid).for_each(|c| want[c] += 1));
+                    let mut general = Vec::new();
+                    cover_general(&t, &mut fit, g, |cell, m| general.push((cell, m)));
+                    let covered: Vec<(usize, u32)> =
+                        want.iter().enumerate().filter(|(_, &m)| m > 0).map(|(c, &m)| (c, m)).collect();
+                    assert_eq!(general, covered, "{label} group {g}, general loop");
+                    assert!(fit.covers.iter().all(|&c| c == 0), "its counters are clear for the next call");
+                    // The sums, bit for bit, from uneven starting values.
+                    let start: Vec<f64> = (0..t.rows * t.cols).map(|_| rng.below(1000) as f64 / 7.0).collect();
+                    let share = 1.0 / (1 + rng.below(97)) as f64;
+                    let mut got = start.clone();
+                    t.add_cover(&mut fit, g, share, &mut got);
+                    let plain: Vec<f64> = start
+                        .iter()
+                        .zip(&want)
+                        .map(|(&x, &m)| if m > 0 { x + share * f64::from(m) } else { x })
                         .collect();
-                    for g in 0..groups.len() {
-                        let mut fit = Fit::default();
-                        t.fitting(&blocked, g, &mut fit);
-                        // The plain count: one for each (placement, cell), each placement
-                        // looked up.
-                        let mut want = vec![0u32; rows * cols];
-                        t.for_each_fit(&fit, g, |pid| t.cells(pid).for_each(|c| want[c] += 1));
-                        let mut general = Vec::new();
-                        cover_general(&t, &mut fit, g, |cell, m| general.push((cell, m)));
-                        let covered: Vec<(usize, u32)> =
-                            want.iter().enumerate().filter(|(_, &m)| m > 0).map(|(c, &m)| (c, m)).collect();
-                        assert_eq!(general, covered, "{name} {rows}x{cols} group {g}, general loop");
-                        assert!(fit.covers.iter().all(|&c| c == 0), "its counters are clear for the next call");
-                        // The sums, bit for bit, from uneven starting values.
-                        let start: Vec<f64> = (0..rows * cols).map(|_| rng.below(1000) as f64 / 7.0).collect();
-                        let share = 1.0 / (1 + rng.below(97)) as f64;
-                        let mut got = start.clone();
-                        t.add_cover(&mut fit, g, share, &mut got);
-                        let plain: Vec<f64> = start
-                            .iter()
-                            .zip(&want)
-                            .map(|(&x, &m)| if m > 0 { x + share * f64::from(m) } else { x })
-                            .collect();
-                        assert_eq!(got, plain, "{name} {rows}x{cols} group {g}");
-                    }
+                    assert_eq!(got, plain, "{label} group {g}");
                 }
             }
         }
@@ -798,29 +807,24 @@ mod tests {
     #[test]
     fn small_boards_fit_as_the_general_loop_does() {
         let mut rng = Rng::new(4);
-        for name in ["problem-g", "classic", "starwars"] {
-            let rules = Rules::preset(name).unwrap();
-            let groups = crate::posterior::groups::groups(rules.fleet(), &rules);
-            for (rows, cols) in [(10, 10), (8, 16), (1, 64), (11, 11), (3, 3)] {
-                let t = Table::new(rows, cols, &groups, rules.reach());
-                for _ in 0..20 {
-                    let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
-                    for g in 0..groups.len() {
-                        let (mut a, mut b) = (Fit::default(), Fit::default());
-                        let n = t.fitting(&blocked, g, &mut a);
-                        assert_eq!(n, fitting_general(&t, &blocked, g, &mut b));
-                        let got: Vec<Vec<u64>> = if t.words <= 2 {
-                            a.small[..t.slots_of(g).len()]
-                                .iter()
-                                .map(|&m| [m as u64, (m >> 64) as u64][..t.words].to_vec())
-                                .collect()
-                        } else {
-                            a.accs[..t.slots_of(g).len()].to_vec()
-                        };
-                        assert_eq!(got, b.accs[..t.slots_of(g).len()], "{name} {rows}x{cols}");
-                        for r in 0..n {
-                            assert_eq!(t.nth_fit(&a, g, r), nth_general(&t, &b, g, r), "{name} {rows}x{cols} #{r}");
-                        }
+        for (label, t, groups) in tables(&[(10, 10), (8, 16), (1, 64), (11, 11), (3, 3)]) {
+            for _ in 0..20 {
+                let blocked: Vec<u64> = (0..t.words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                for g in 0..groups {
+                    let (mut a, mut b) = (Fit::default(), Fit::default());
+                    let n = t.fitting(&blocked, g, &mut a);
+                    assert_eq!(n, fitting_general(&t, &blocked, g, &mut b));
+                    let got: Vec<Vec<u64>> = if t.words <= 2 {
+                        a.small[..t.slots_of(g).len()]
+                            .iter()
+                            .map(|&m| [m as u64, (m >> 64) as u64][..t.words].to_vec())
+                            .collect()
+                    } else {
+                        a.accs[..t.slots_of(g).len()].to_vec()
+                    };
+                    assert_eq!(got, b.accs[..t.slots_of(g).len()], "{label}");
+                    for r in 0..n {
+                        assert_eq!(t.nth_fit(&a, g, r), nth_general(&t, &b, g, r), "{label} #{r}");
                     }
                 }
             }
