@@ -11,7 +11,9 @@ fn main() -> ExitCode {
     let (stdin, stdout, stderr) = (io::stdin(), io::stdout(), io::stderr());
     let (stdin_tty, stdout_tty, stderr_tty) = (stdin.is_terminal(), stdout.is_terminal(), stderr.is_terminal());
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut err = stderr.lock();
+    // Not locked for the whole run, unlike stdout (buffered for speed): a line written
+    // to stderr from a worker thread (a debugging print) would otherwise wait forever.
+    let mut err = stderr;
     let mut streams =
         Streams { stdin: &mut stdin.lock(), stdout: &mut out, stderr: &mut err, stdin_tty, stdout_tty, stderr_tty };
     let result = cli::run(&args, &mut streams)
