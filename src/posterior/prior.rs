@@ -197,7 +197,7 @@ impl<'a> GenPrior<'a> {
     }
 }
 
-/// Scratch space for [`ln_generator_prior`].
+/// Scratch space for [`Model::ln_generator_prior`](super::model::Model::ln_generator_prior).
 #[derive(Debug, Clone, Default)]
 pub(super) struct PriorScratch {
     pub blocked: Vec<u64>,

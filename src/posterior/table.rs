@@ -11,7 +11,7 @@ use crate::game::position::Position;
 pub(super) struct Placement {
     /// The group (an index into the groups).
     pub group: u16,
-    /// Its variant slot (see [`Table::slot`]).
+    /// Its variant slot (see [`Table::slots_of`]).
     pub slot: u16,
     /// The anchor's row-major index.
     pub anchor: u32,

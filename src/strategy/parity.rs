@@ -295,7 +295,7 @@ impl Parity {
         self.fill_keys(scan).map_err(|e| scan.out_of_memory(e))
     }
 
-    /// Sets every key from the record, as [`Parity::key_of`] gives it
+    /// Sets every key from the record, as `Parity::key_of` (in the tests) gives it
     /// (`tests::incremental_keys_match_a_full_recompute`), a row at a time: the score of a
     /// cell adds the sides of its unknown neighbours ([`neighbour_score`]), so each
     /// unknown cell's sides are counted once, into one of three rows kept at hand (the
@@ -363,7 +363,7 @@ impl Parity {
     /// eliminated). It must be called at once, before any other cell changes, so that
     /// every other key still matches the record: then only the keys `pos` can move are
     /// touched, each by the change `pos` makes to it, not recomputed
-    /// (`tests::incremental_keys_match_a_full_recompute` holds it to [`Parity::key_of`]
+    /// (`tests::incremental_keys_match_a_full_recompute` holds it to `Parity::key_of`
     /// on every cell).
     ///
     /// A key is 0, or `placements * 18 + score + 1` ([`rank`]), so both parts can be read
