@@ -372,7 +372,11 @@ impl Table {
     /// Calls `f` on every placement found by the last [`Table::fitting`] call for group
     /// `g`, in the order of [`Table::nth_fit`].
     pub fn for_each_fit(&self, fit: &Fit, g: usize, mut f: impl FnMut(u32)) {
-        self.each_fit(fit, g, |_, _, pid| f(pid));
+        self.each_anchor(fit, g, |slot, _, anchor| {
+            if let Some(pid) = self.find(slot, anchor) {
+                f(pid);
+            }
+        });
     }
 
     /// Calls `f(anchor, offsets)` on every placement found by the last
@@ -381,29 +385,7 @@ impl Table {
     /// them (without looking the placement up).
     /// Pre: `fit` is the last fit of group `g` (its anchors are placements' anchors).
     pub fn for_each_fit_cells(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, &[usize])) {
-        if self.words <= 2 {
-            // The anchors come from `starts_small`: each is a placement's.
-            for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
-                let offsets = self.offsets(slot);
-                let mut a = a;
-                while a != 0 {
-                    f(a.trailing_zeros() as usize, offsets);
-                    a &= a - 1;
-                }
-            }
-            return;
-        }
-        // The anchors come from `starts`: each is a placement's.
-        for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
-            let offsets = self.offsets(slot);
-            for (k, &w) in acc.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    f(k * 64 + w.trailing_zeros() as usize, offsets);
-                    w &= w - 1;
-                }
-            }
-        }
+        self.each_anchor(fit, g, |_, offsets, anchor| f(anchor, offsets));
     }
 
     /// Adds `share × m` to `prob[c]` for every cell `c`, where `m` is the number of
@@ -455,30 +437,29 @@ impl Table {
         }
     }
 
-    /// Calls `f(slot, anchor, pid)` on every placement of the last fit of group `g`.
+    /// Calls `f(slot, offsets, anchor)` on every anchor of the last fit of group `g`,
+    /// variant by variant (`offsets` those of the variant `slot`), each variant's anchors
+    /// in row-major order (each is a placement's anchor: the fit's masks come from
+    /// `starts`).
     #[inline]
-    fn each_fit(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, usize, u32)) {
+    fn each_anchor(&self, fit: &Fit, g: usize, mut f: impl FnMut(usize, &[usize], usize)) {
         if self.words <= 2 {
             for (&a, slot) in fit.small.iter().zip(self.slots_of(g)) {
+                let offsets = self.offsets(slot);
                 let mut a = a;
                 while a != 0 {
-                    let anchor = a.trailing_zeros() as usize;
-                    if let Some(pid) = self.find(slot, anchor) {
-                        f(slot, anchor, pid);
-                    }
+                    f(slot, offsets, a.trailing_zeros() as usize);
                     a &= a - 1;
                 }
             }
             return;
         }
         for (acc, slot) in fit.accs.iter().zip(self.slots_of(g)) {
+            let offsets = self.offsets(slot);
             for (k, &w) in acc.iter().enumerate() {
                 let mut w = w;
                 while w != 0 {
-                    let anchor = k * 64 + w.trailing_zeros() as usize;
-                    if let Some(pid) = self.find(slot, anchor) {
-                        f(slot, anchor, pid);
-                    }
+                    f(slot, offsets, k * 64 + w.trailing_zeros() as usize);
                     w &= w - 1;
                 }
             }
