@@ -9,9 +9,20 @@ use super::table::{Fit, Table};
 use super::{
     certainties, check, clamp, finish_exact, sized, Evidence, Facts, Method, Posterior, PosteriorError, Prior, Settings,
 };
+use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
+use crate::game::ship::Ship;
 use crate::scan::record::CellState;
+
+/// One layout of the whole fleet drawn by [`Estimator::sample_layouts`].
+#[derive(Debug, Clone)]
+pub struct SampledLayout {
+    /// Every ship, ordered by its kind in the rules' fleet.
+    pub ships: Vec<Ship>,
+    /// Its importance weight; the weights of one draw sum to 1.
+    pub weight: f64,
+}
 
 /// Computes posteriors. Deterministic for a given seed and sequence of calls.
 #[derive(Debug, Clone)]
@@ -109,6 +120,16 @@ impl Estimator {
 
     /// [`Estimator::estimate_under`] on the facts.
     fn estimate_facts(&mut self, ev: &Facts<'_>) -> Result<Posterior, PosteriorError> {
+        self.on_table(ev, |est, t, groups| est.estimate_with(t, ev, groups))
+    }
+
+    /// Checks `ev`, then runs `f` on the table of its board and rules (kept from the
+    /// last call when it fits) and their groups, counting the table's work.
+    fn on_table<R>(
+        &mut self,
+        ev: &Facts<'_>,
+        f: impl FnOnce(&mut Estimator, &Table, Vec<Group>) -> Result<R, PosteriorError>,
+    ) -> Result<R, PosteriorError> {
         check(ev)?;
         let groups = match &self.grouped {
             Some((rules, groups)) if rules == ev.rules => groups.clone(),
@@ -124,7 +145,7 @@ impl Estimator {
             self.scratch.prior.counts.clear();
         }
         let Some(t) = self.table.take() else { return Err(PosteriorError::Intractable) };
-        let result = self.estimate_with(&t, ev, groups);
+        let result = f(self, &t, groups);
         self.work = self.work.saturating_add(t.take_work());
         self.table = Some(t);
         result
@@ -163,15 +184,8 @@ impl Estimator {
                 failed += 1;
                 continue;
             };
-            // 1 / (R q): R = Π rem[g]! labeled paths give the same unlabeled layout.
-            let ln_count = ln_options - m.ln_rem_labels;
+            let (ln_count, ln_w) = self.weigh_draw(t, &m, ln_options);
             count_ln.push(ln_count);
-            let ln_w = match prior {
-                Prior::Uniform => ln_count,
-                Prior::Generator => {
-                    ln_count + m.ln_generator_prior(t, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
-                }
-            };
             let mut sample = self.spare.pop().unwrap_or(Sample { pids: Vec::new(), ln_w: 0.0 });
             sample.pids.clone_from(&self.scratch.pids);
             sample.ln_w = ln_w;
@@ -202,6 +216,78 @@ impl Estimator {
             };
         }
         Ok(self.finish_sampled(t, &m, grid))
+    }
+
+    /// Draws `n` layouts of the whole fleet that agree with `ev` (importance sampling
+    /// under this estimator's prior, whatever the number of layouts), into `out`: each
+    /// one's ships, settled ones included, ordered by their kind in the rules' fleet (the
+    /// order [`crate::game::board::Board::with_rules`] names them by), and its weight.
+    /// Pre: none. Post: `Ok` with `out` holding at most `n` layouts (draws that got
+    /// stuck are dropped) whose weights sum to 1; `Err` as [`Estimator::estimate_under`],
+    /// and `Err(Intractable)` when no draw succeeded. The `n` layouts are held at once:
+    /// the caller bounds `n`.
+    pub fn sample_layouts(
+        &mut self,
+        ev: &Evidence<'_>,
+        n: usize,
+        out: &mut Vec<SampledLayout>,
+    ) -> Result<(), PosteriorError> {
+        out.clear();
+        let mut grid = Vec::new();
+        let facts = ev.facts(&mut grid);
+        self.on_table(&facts, |est, t, groups| est.sample_with(t, &facts, &groups, n, out))
+    }
+
+    /// The layout just drawn into the scratch, `ln_options` its `draw`'s: `ln` of the
+    /// number of unlabeled layouts it stands for, and `ln` of its importance weight.
+    fn weigh_draw(&mut self, t: &Table, m: &Model, ln_options: f64) -> (f64, f64) {
+        // 1 / (R q): R = Π rem[g]! labeled paths give the same unlabeled layout.
+        let ln_count = ln_options - m.ln_rem_labels;
+        let ln_w = match self.settings.prior {
+            Prior::Uniform => ln_count,
+            Prior::Generator => {
+                ln_count + m.ln_generator_prior(t, &self.scratch.pids, &mut self.rng, &mut self.scratch.prior)
+            }
+        };
+        (ln_count, ln_w)
+    }
+
+    /// [`Estimator::sample_layouts`] on a table.
+    fn sample_with(
+        &mut self,
+        t: &Table,
+        ev: &Facts<'_>,
+        groups: &[Group],
+        n: usize,
+        out: &mut Vec<SampledLayout>,
+    ) -> Result<(), PosteriorError> {
+        let prior = self.settings.prior;
+        let m = Model::build(t, ev, groups, prior, &mut self.scratch.prior.counts)?;
+        let mut ln_ws = Vec::with_capacity(n);
+        for _ in 0..n {
+            let Some(ln_options) = draw(t, &m, &mut self.rng, &mut self.scratch) else { continue };
+            let (_, ln_w) = self.weigh_draw(t, &m, ln_options);
+            let mut ships: Vec<(usize, Ship)> = Vec::with_capacity(m.finished.len() + self.scratch.pids.len());
+            for &pid in m.finished.iter().chain(&self.scratch.pids) {
+                let Some(p) = t.get(pid) else { continue };
+                let kind = groups.get(p.group as usize).and_then(|g| g.kinds.first()).copied().unwrap_or(usize::MAX);
+                let anchor = Position::from_index(p.anchor as usize, ev.cols);
+                ships.push((kind, Ship::drawn(anchor, t.shape(p.slot as usize))));
+            }
+            ships.sort_by_key(|&(kind, _)| kind);
+            out.push(SampledLayout { ships: ships.into_iter().map(|(_, s)| s).collect(), weight: 0.0 });
+            ln_ws.push(ln_w);
+        }
+        let max = ln_ws.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !max.is_finite() {
+            out.clear();
+            return Err(PosteriorError::Intractable);
+        }
+        let sum: f64 = ln_ws.iter().map(|&l| (l - max).exp()).sum();
+        for (layout, &l) in out.iter_mut().zip(&ln_ws) {
+            layout.weight = (l - max).exp() / sum;
+        }
+        Ok(())
     }
 
     fn finish_sampled(&self, t: &Table, m: &Model, grid: &[CellState]) -> Posterior {

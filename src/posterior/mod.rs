@@ -52,7 +52,7 @@ mod prior;
 mod sampling;
 mod table;
 
-pub use estimator::Estimator;
+pub use estimator::{Estimator, SampledLayout};
 
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;

@@ -344,56 +344,111 @@ mod general {
         ]
     }
 
-    #[test]
-    fn exact_matches_brute_force_under_other_rules() {
-        let mut rng = Rng::new(17);
+    /// One game of the random games of `cases`, `rounds` times over, drawn from
+    /// `seed`: its board size, rules, grid and record, the evidence, and the brute-force
+    /// posterior under each prior.
+    struct Case<'a> {
+        rows: usize,
+        cols: usize,
+        rules: &'a Rules,
+        grid: &'a [CellState],
+        record: &'a ScanRecord,
+        ev: Evidence<'a>,
+        prior: Prior,
+        want: Vec<f64>,
+    }
+
+    /// Calls `f` on every case (see [`Case`]); returns how many.
+    fn for_random_games(seed: u64, rounds: usize, mut f: impl FnMut(Case<'_>)) -> usize {
+        let mut rng = Rng::new(seed);
         let mut checked = 0;
-        for _ in 0..25 {
+        for _ in 0..rounds {
             for (rows, cols, rules) in cases() {
                 let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { known: &record, wrecks: None, rules: &rules };
                 for prior in [Prior::Generator, Prior::Uniform] {
                     let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
-                    let got = exact_posterior_under(&ev, prior, 1 << 30)
-                        .unwrap_or_else(|e| {
-                            panic!("{} {:?}: {e}\n{grid:?}\n{:?}", rules.describe(), rules.fleet(), record.answers())
-                        })
-                        .unwrap();
-                    for (i, (&w, &g)) in want.iter().zip(got.probabilities()).enumerate() {
-                        assert!(
-                            (w - g).abs() < 1e-9,
-                            "{} {prior:?} {rows}x{cols} cell {i}: {g} != {w}\n{grid:?}\n{:?}",
-                            rules.describe(),
-                            record.answers()
-                        );
-                    }
+                    let ev = Evidence { known: &record, wrecks: None, rules: &rules };
+                    f(Case { rows, cols, rules: &rules, grid: &grid, record: &record, ev, prior, want });
                     checked += 1;
                 }
             }
         }
+        checked
+    }
+
+    #[test]
+    fn exact_matches_brute_force_under_other_rules() {
+        let checked = for_random_games(17, 25, |c| {
+            let (grid, record, rules) = (c.grid, c.record, c.rules);
+            let got = exact_posterior_under(&c.ev, c.prior, 1 << 30)
+                .unwrap_or_else(|e| {
+                    panic!("{} {:?}: {e}\n{grid:?}\n{:?}", rules.describe(), rules.fleet(), record.answers())
+                })
+                .unwrap();
+            for (i, (&w, &g)) in c.want.iter().zip(got.probabilities()).enumerate() {
+                assert!(
+                    (w - g).abs() < 1e-9,
+                    "{} {:?} {}x{} cell {i}: {g} != {w}\n{grid:?}\n{:?}",
+                    rules.describe(),
+                    c.prior,
+                    c.rows,
+                    c.cols,
+                    record.answers()
+                );
+            }
+        });
         assert!(checked > 300, "{checked}");
     }
 
     #[test]
     fn sampling_matches_brute_force_under_other_rules() {
-        let mut rng = Rng::new(18);
         let settings = Settings { samples: 20_000, exact_layouts: 0.0, ..Settings::default() };
-        let mut checked = 0;
-        for _ in 0..3 {
-            for (rows, cols, rules) in cases() {
-                let Some((grid, record)) = random_game(rows, cols, &rules, &mut rng) else { continue };
-                let ev = Evidence { known: &record, wrecks: None, rules: &rules };
-                for prior in [Prior::Generator, Prior::Uniform] {
-                    let want = brute_under(rows, cols, &grid, record.answers(), &rules, prior);
-                    let mut est = Estimator::with_settings(3, Settings { prior, ..settings });
-                    let got = est.estimate_under(&ev).unwrap();
-                    for (i, (&w, &g)) in want.iter().zip(got.probabilities()).enumerate() {
-                        assert!((w - g).abs() < 0.03, "{} {prior:?} cell {i}: {g} != {w}\n{grid:?}", rules.describe());
+        let checked = for_random_games(18, 3, |c| {
+            let mut est = Estimator::with_settings(3, Settings { prior: c.prior, ..settings });
+            let got = est.estimate_under(&c.ev).unwrap();
+            for (i, (&w, &g)) in c.want.iter().zip(got.probabilities()).enumerate() {
+                assert!(
+                    (w - g).abs() < 0.03,
+                    "{} {:?} cell {i}: {g} != {w}\n{:?}",
+                    c.rules.describe(),
+                    c.prior,
+                    c.grid
+                );
+            }
+        });
+        assert!(checked > 30, "{checked}");
+    }
+
+    #[test]
+    fn sampled_layouts_agree_with_the_answers_and_match_brute_force() {
+        let checked = for_random_games(19, 3, |c| {
+            let (rows, cols, rules) = (c.rows, c.cols, c.rules);
+            let mut est = Estimator::with_settings(4, Settings { prior: c.prior, ..Settings::default() });
+            let mut layouts = Vec::new();
+            est.sample_layouts(&c.ev, 20_000, &mut layouts).unwrap();
+            assert!(layouts.len() > 1_000, "{}: {} draws succeeded", rules.describe(), layouts.len());
+            assert!((layouts.iter().map(|l| l.weight).sum::<f64>() - 1.0).abs() < 1e-9);
+            let mut got = vec![0.0; rows * cols];
+            for layout in &layouts {
+                // A valid board whose ships are named as the answers named them.
+                let board = Board::with_rules(rows, cols, layout.ships.clone(), rules).unwrap();
+                let placed: Vec<Placed> = (0..board.ship_count())
+                    .map(|k| {
+                        let ship = board.ship(k).unwrap();
+                        (board.kind_of(k).unwrap(), ship.cells().map(|p| p.index(cols)).collect())
+                    })
+                    .collect();
+                assert!(agrees(&placed, c.grid, c.record.answers(), rules), "{}: {placed:?}", rules.describe());
+                for (_, cells) in &placed {
+                    for &cell in cells {
+                        got[cell] += layout.weight;
                     }
-                    checked += 1;
                 }
             }
-        }
+            for (i, (&w, &g)) in c.want.iter().zip(&got).enumerate() {
+                assert!((w - g).abs() < 0.03, "{} {:?} cell {i}: {g} != {w}\n{:?}", rules.describe(), c.prior, c.grid);
+            }
+        });
         assert!(checked > 30, "{checked}");
     }
 

@@ -152,6 +152,23 @@ impl<'a> Scan<'a> {
         Scan { oracle, observer, record, ship_cells, announce, quiet }
     }
 
+    /// A scan of `sonar`'s bay that goes on from what `record` knows (a rollout plays
+    /// the rest of a game on a layout that agrees with the answers so far).
+    /// Pre: `record` is of `sonar`'s size and every answer in it is the one `sonar`
+    /// gives (with the order of the hits and sunk answers logged when the rules announce
+    /// sunk ships). Post: `record()` is `record` and probes go on from it; a record of
+    /// another size, or without the log the rules need, is dropped and the scan starts
+    /// afresh, as [`Scan::new`].
+    pub fn resume(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver, record: ScanRecord) -> Scan<'a> {
+        let rows_cols = (record.rows(), record.cols());
+        let answers = record.answers().is_some();
+        let mut scan = Scan::with_record(sonar, observer, ScanRecord::new(0, 0));
+        if rows_cols == (scan.rows(), scan.cols()) && (answers || !scan.announce) {
+            scan.record = record;
+        }
+        scan
+    }
+
     /// Number of rows.
     /// Pre: none. Post: at least 1.
     pub fn rows(&self) -> usize {

@@ -269,6 +269,35 @@ impl Density {
     }
 }
 
+impl Density {
+    /// The `k` unknown cells of the highest totals, highest first and in row-major order
+    /// among equals: the first is the cell density probes next (when no position fits
+    /// anywhere, that cell alone). Used by lookahead to pick its candidates.
+    /// Pre: the scan's bay has at most [`DENSITY_CELLS`] cells. Post: at most `k` cells,
+    /// all unknown; empty only when none is unknown.
+    pub fn ranked(&mut self, scan: &Scan<'_>, k: usize) -> Result<Vec<Position>, ScanError> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        let rules = scan.rules().clone();
+        let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
+        let afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
+        (self.rows, self.cols) = (rows, cols);
+        self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        let totals = self.weigh_all(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
+        let mut open: Vec<(u64, usize)> = totals
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| scan.state(Position::from_index(i, cols)) == CellState::Unknown)
+            .map(|(i, &t)| (t, i))
+            .collect();
+        open.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        if open.first().is_some_and(|&(t, _)| t == 0) {
+            let first = open.first().map(|&(_, i)| Position::from_index(i, cols));
+            return Ok(next_to_a_hit(scan).or(first).into_iter().collect());
+        }
+        Ok(open.iter().take(k).map(|&(_, i)| Position::from_index(i, cols)).collect())
+    }
+}
+
 impl ScanStrategy for Density {
     fn name(&self) -> &'static str {
         if self.random_ties.is_some() {
@@ -674,6 +703,59 @@ mod tests {
             let board = random_board(1 + rng.below(11) as usize, 1 + rng.below(11) as usize, &mut rng).unwrap();
             let want = watched(&mut Density { plain: true, ..Density::default() }, &board, &[]);
             assert_eq!(watched(&mut Density::default(), &board, &[]), want, "random board {g}");
+        }
+    }
+
+    #[test]
+    fn the_ranking_starts_with_the_cell_density_probes() {
+        // At every step of density's games, its ranking's first cell is the probe it
+        // made, every ranked cell is unknown, and the totals fall along the ranking.
+        for name in ["problem-g", "classic", "russian", "starwars"] {
+            let rules = Rules::preset(name).unwrap();
+            let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
+            for board in game_boards(&rules, rows, cols, 21, 10) {
+                let probes = watched(&mut Density::default(), &board, &[]);
+                let mut sonar = Referee::new(&board);
+                let mut silent = crate::scan::observer::Silent;
+                let mut scan = Scan::new(&mut sonar, &mut silent);
+                let mut ranker = Density::default();
+                for &(p, _) in &probes {
+                    let ranked = ranker.ranked(&scan, 4).unwrap();
+                    assert_eq!(ranked.first(), Some(&p), "{name}");
+                    assert!(ranked.iter().all(|&q| scan.state(q) == CellState::Unknown));
+                    let afloat = Afloat::from_record(scan.record(), &rules, scan.fleet()).unwrap();
+                    let totals = ranker.weigh_all(&scan, &afloat, &rules).unwrap();
+                    let t: Vec<u64> = ranked.iter().map(|q| totals[q.index(cols)]).collect();
+                    assert!(t.windows(2).all(|w| w[0] >= w[1]), "{name}: {t:?}");
+                    scan.probe(p, Source::Density).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn density_resumed_on_a_copy_of_a_record_plays_as_it_would_have() {
+        // A scan resumed from a mid-game record (Scan::resume) on the same board: density
+        // finishes it with the probes it makes in the whole game.
+        let rules = Rules::preset("classic").unwrap();
+        for board in game_boards(&rules, 10, 10, 22, 10) {
+            let whole = watched(&mut Density::default(), &board, &[]);
+            let mut sonar = Referee::new(&board);
+            let mut silent = crate::scan::observer::Silent;
+            let mut scan = Scan::new(&mut sonar, &mut silent);
+            let half = whole.len() / 2;
+            for &(p, _) in &whole[..half] {
+                scan.probe(p, Source::Density).unwrap();
+            }
+            let mut again = Referee::new(&board);
+            let mut probes = Probes(Vec::new());
+            let mut resumed = Scan::resume(&mut again, &mut probes, scan.record().clone());
+            assert_eq!(resumed.record().scans(), half);
+            Density::default().run(&mut resumed).unwrap();
+            assert_eq!(resumed.record().scans(), whole.len());
+            assert_finished(&board, resumed.record());
+            drop(resumed);
+            assert_eq!(probes.0, whole[half..]);
         }
     }
 
