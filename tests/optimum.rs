@@ -19,10 +19,13 @@
 //! minimum taken over the `k` most likely cells only is a strategy too: for `k = 1`,
 //! greedy play on the exact posterior (what `bayes` does once it counts exactly); for
 //! `k = 3`, one close to the best that runs on larger boards. The strategies themselves
-//! are played on every layout and their scans averaged with the same weights.
+//! are played on every layout and their scans averaged with the same weights, and so is
+//! a lookahead over density (`Lookahead`: each of density's best cells tried by playing
+//! density to the end after it, on every layout that agrees, or on the 10x10 board on
+//! layouts sampled from the posterior).
 //!
-//! The measurement runs on demand: `cargo test --release --test all optimum:: -- --ignored
-//! --nocapture`. The plain tests check the layout list against the generator, and the
+//! The measurements run on demand: `cargo test --release --test all optimum:: -- --ignored
+//! --nocapture` (each `#[ignore]`d test says what it measures and its variables). The plain tests check the layout list against the generator, and the
 //! recursion on boards small enough to reason about by hand.
 
 use crate::layouts;
@@ -30,11 +33,16 @@ use crate::layouts;
 use spot_the_ships::game::board::Board;
 use spot_the_ships::game::fleet::Fleet;
 use spot_the_ships::game::placement::Placer;
+use spot_the_ships::game::position::Position;
 use spot_the_ships::game::rng::Rng;
 use spot_the_ships::game::rules::Rules;
 use spot_the_ships::game::ship::Ship;
+use spot_the_ships::posterior::{Estimator, Evidence, Prior, SampledLayout, Settings};
+use spot_the_ships::scan::observer::{Silent, Source};
+use spot_the_ships::scan::record::{CellState, ScanRecord};
 use spot_the_ships::scan::referee::Referee;
-use spot_the_ships::strategy::{for_rules, solve};
+use spot_the_ships::scan::{Scan, ScanError};
+use spot_the_ships::strategy::{for_rules, solve, Density, ScanStrategy};
 use std::collections::HashMap;
 
 /// A board and fleet with every layout listed: the exact game.
@@ -90,6 +98,34 @@ impl Game {
             Some(&(b, size)) if self.classic && b & !(hits | bit) == 0 => 2 + size,
             Some(_) => 1,
         }
+    }
+
+    /// True when layout `k` gives every answer `record` holds: its ship cells are the
+    /// hits among the probed cells, and (classic rules) its ships are sunk exactly where
+    /// and as the log says, the hits taken in their order.
+    fn agrees(&self, k: usize, record: &ScanRecord) -> bool {
+        let mask = self.masks[k];
+        for i in 0..self.rows * self.cols {
+            let ship = mask & 1 << i != 0;
+            match record.state_at(i) {
+                CellState::Hit if !ship => return false,
+                CellState::Miss | CellState::Eliminated if ship => return false,
+                _ => {}
+            }
+        }
+        let Some(log) = record.answers() else { return true };
+        let sizes: Vec<usize> = self.rules().fleet().kinds().iter().map(|kind| kind.shape.size()).collect();
+        let mut hits = 0u64;
+        for (rank, &cell) in log.hits.iter().enumerate() {
+            let said = self.answer(k, cell as usize, hits);
+            let sunk = log.sunk.iter().find(|e| e.rank as usize == rank);
+            let told = sunk.map(|e| e.kind.and_then(|kind| sizes.get(kind).copied()).map_or(usize::MAX, |s| 2 + s));
+            if told.unwrap_or(1) != said {
+                return false;
+            }
+            hits |= 1 << cell;
+        }
+        true
     }
 
     fn ship_cells(&self) -> usize {
@@ -230,16 +266,197 @@ fn fingerprint(set: &[u32]) -> u128 {
 
 /// The expected misses of the strategy `name`, played on every layout of `game`.
 fn played(game: &Game, name: &str) -> f64 {
+    let mut strategy = for_rules(name, 2021, &game.rules()).expect("a strategy for the rules");
+    played_by(game, strategy.as_mut())
+}
+
+/// The expected misses of `strategy`, played on every layout of `game`.
+fn played_by(game: &Game, strategy: &mut dyn ScanStrategy) -> f64 {
     let rules = game.rules();
-    let mut strategy = for_rules(name, 2021, &rules).expect("a strategy for the rules");
     let mut sum = 0.0;
     for layout in &game.layouts {
         let board = Board::with_rules(game.rows, game.cols, layout.ships.clone(), &rules).expect("a valid layout");
         strategy.reseed(0);
-        let record = solve(strategy.as_mut(), &mut Referee::new(&board)).expect("solved");
+        let record = solve(strategy, &mut Referee::new(&board)).expect("solved");
         sum += layout.prob * (record.scans() - game.ship_cells()) as f64;
     }
     sum
+}
+
+/// Where a lookahead finds the layouts that agree with the answers so far.
+enum Layouts<'g> {
+    /// Every layout of the game, with its probability: the lookahead is exact.
+    Exact(&'g Game),
+    /// `n` layouts drawn from the posterior (uniform prior) at every probe; a cell other
+    /// than density's is taken only when its paired gain over density's cell is more
+    /// than `z` standard errors.
+    Sampled { estimator: Box<Estimator>, n: usize, z: f64 },
+}
+
+/// One step of lookahead over density (a rollout policy improvement): at each probe,
+/// each of density's `k` best cells is tried by probing it and playing density to the
+/// end, on every layout that agrees with the answers (or on sampled ones), and the cell
+/// of the fewest expected scans is probed (density's own cell among equals). Density is
+/// deterministic, so every candidate is played on the same layouts and the noise they
+/// share cancels out.
+struct Lookahead<'g> {
+    layouts: Layouts<'g>,
+    k: usize,
+    rules: Rules,
+    ranker: Density,
+    player: Density,
+    /// The exact lookahead's choice in each state it has met (the state as a key).
+    memo: HashMap<Vec<u32>, Position>,
+    drawn: Vec<SampledLayout>,
+    /// Sampled lookahead: the probes chosen with layouts, those where it left density's
+    /// cell, and the sum over them of the largest estimated gain of any candidate (taken
+    /// or not; an estimate biased upwards by the noise it picks).
+    decisions: usize,
+    switches: usize,
+    claimed: f64,
+    /// The sum over those probes of the standard error of the runner-up's gain.
+    errors: f64,
+}
+
+impl<'g> Lookahead<'g> {
+    fn new(layouts: Layouts<'g>, k: usize, rules: Rules) -> Lookahead<'g> {
+        Lookahead {
+            layouts,
+            k,
+            rules,
+            ranker: Density::default(),
+            player: Density::default(),
+            memo: HashMap::new(),
+            drawn: Vec::new(),
+            decisions: 0,
+            switches: 0,
+            claimed: 0.0,
+            errors: 0.0,
+        }
+    }
+
+    /// The scans density needs to finish `board` once `record` is known and `cell`
+    /// probed (`None` when the board disagrees with `record`, which the callers rule out).
+    fn played_out(&mut self, board: &Board, record: &ScanRecord, cell: Position) -> Option<usize> {
+        let mut referee = Referee::new(board);
+        let mut silent = Silent;
+        let mut sub = Scan::resume(&mut referee, &mut silent, record.clone());
+        sub.probe(cell, Source::Density).ok()?;
+        if !sub.is_done() {
+            self.player.run(&mut sub).ok()?;
+        }
+        Some(sub.record().scans())
+    }
+
+    /// The cell to probe in `scan`'s state.
+    fn choose(&mut self, scan: &Scan<'_>) -> Result<Position, ScanError> {
+        let cands = self.ranker.ranked(scan, self.k)?;
+        let Some(&first) = cands.first() else { return Err(scan.exhausted()) };
+        if cands.len() == 1 {
+            return Ok(first);
+        }
+        let record = scan.record();
+        match &mut self.layouts {
+            Layouts::Exact(game) => {
+                let game: &Game = game;
+                let key = state_key(record);
+                if let Some(&p) = self.memo.get(&key) {
+                    return Ok(p);
+                }
+                let mut totals = vec![0.0; cands.len()];
+                for (k, layout) in game.layouts.iter().enumerate() {
+                    if !game.agrees(k, record) {
+                        continue;
+                    }
+                    let board = Board::with_rules(game.rows, game.cols, layout.ships.clone(), &self.rules)
+                        .expect("a valid layout");
+                    for (j, &c) in cands.iter().enumerate() {
+                        let scans = self.played_out(&board, record, c).expect("the layout agrees");
+                        totals[j] += layout.prob * scans as f64;
+                    }
+                }
+                let mut best = (totals[0], first);
+                for (&t, &c) in totals.iter().zip(&cands).skip(1) {
+                    // Strictly fewer, beyond rounding.
+                    if t < best.0 - 1e-12 {
+                        best = (t, c);
+                    }
+                }
+                self.memo.insert(key, best.1);
+                Ok(best.1)
+            }
+            Layouts::Sampled { estimator, n, z } => {
+                let (n, z) = (*n, *z);
+                let ev = Evidence { known: record, wrecks: None, rules: &self.rules };
+                let mut drawn = std::mem::take(&mut self.drawn);
+                if estimator.sample_layouts(&ev, n, &mut drawn).is_err() {
+                    self.drawn = drawn;
+                    return Ok(first);
+                }
+                // Each layout's weight and scans for each candidate.
+                let mut rows: Vec<(f64, Vec<f64>)> = Vec::new();
+                for layout in &drawn {
+                    let board = Board::with_rules(scan.rows(), scan.cols(), layout.ships.clone(), &self.rules)
+                        .expect("a sampled layout is valid");
+                    let scans: Vec<f64> = cands
+                        .iter()
+                        .map(|&c| self.played_out(&board, record, c).expect("the layout agrees") as f64)
+                        .collect();
+                    rows.push((layout.weight, scans));
+                }
+                self.drawn = drawn;
+                let ess = 1.0 / rows.iter().map(|(w, _)| w * w).sum::<f64>();
+                let (mut best, mut most) = ((0.0, first), 0.0f64);
+                for (j, &c) in cands.iter().enumerate().skip(1) {
+                    // The paired gain over density's cell, its mean and standard error.
+                    let gain = |r: &Vec<f64>| r[0] - r[j];
+                    let mean: f64 = rows.iter().map(|(w, r)| w * gain(r)).sum();
+                    let var: f64 = rows.iter().map(|(w, r)| w * (gain(r) - mean).powi(2)).sum();
+                    most = most.max(mean);
+                    if j == 1 {
+                        self.errors += (var / ess).sqrt();
+                    }
+                    if mean > z * (var / ess).sqrt() && mean > best.0 {
+                        best = (mean, c);
+                    }
+                }
+                self.decisions += 1;
+                self.switches += usize::from(best.1 != first);
+                self.claimed += most;
+                Ok(best.1)
+            }
+        }
+    }
+}
+
+/// What a record knows, as a key: every cell's state, the order of the hits and the
+/// sunk answers.
+fn state_key(record: &ScanRecord) -> Vec<u32> {
+    let cells = record.rows() * record.cols();
+    let mut key: Vec<u32> = (0..cells).map(|i| record.state_at(i) as u32).collect();
+    if let Some(log) = record.answers() {
+        key.push(u32::MAX);
+        key.extend(&log.hits);
+        for e in &log.sunk {
+            key.extend([u32::MAX - 1, e.rank, e.kind.map_or(u32::MAX, |k| k as u32)]);
+        }
+    }
+    key
+}
+
+impl ScanStrategy for Lookahead<'_> {
+    fn name(&self) -> &'static str {
+        "density"
+    }
+
+    fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        while !scan.is_done() {
+            let cell = self.choose(scan)?;
+            scan.probe(cell, Source::Density)?;
+            scan.end_step();
+        }
+        Ok(())
+    }
 }
 
 #[test]
@@ -403,6 +620,21 @@ fn optimum_on_small_boards_under_classic_rules() {
     measure(&spec, true, &["bayes", "density", "hunt-parity"]);
 }
 
+/// The cases of `spec` (`ROWSxCOLS SIZES [no-optimum]`, separated by `;`) under classic
+/// rules or Problem G's: each one's words, its game, and whether its optimum is wanted.
+fn cases_of(spec: &str, classic: bool) -> Vec<(Vec<&str>, Game, bool)> {
+    let mut out = Vec::new();
+    for case in spec.split(';').filter(|c| !c.trim().is_empty()) {
+        let words: Vec<&str> = case.split_whitespace().collect();
+        let dims: Vec<usize> = words[0].split('x').map(|n| n.parse().expect("ROWSxCOLS")).collect();
+        let fleet: Vec<usize> = words[1].split(',').map(|n| n.parse().expect("a fleet like 3,2,1")).collect();
+        let game = Game::under(dims[0], dims[1], &fleet, classic);
+        let optimum = words.get(2) != Some(&"no-optimum");
+        out.push((words, game, optimum));
+    }
+    out
+}
+
 /// Prints the table of the cases of `spec` (`ROWSxCOLS SIZES [no-optimum]`, separated by
 /// `;`) under classic rules or Problem G's, with the strategies `names` played.
 fn measure(spec: &str, classic: bool, names: &[&str; 3]) {
@@ -412,14 +644,10 @@ fn measure(spec: &str, classic: bool, names: &[&str; 3]) {
         names[0], names[1], names[2]
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for case in spec.split(';').filter(|c| !c.trim().is_empty()) {
-        let words: Vec<&str> = case.split_whitespace().collect();
-        let dims: Vec<usize> = words[0].split('x').map(|n| n.parse().expect("ROWSxCOLS")).collect();
-        let fleet: Vec<usize> = words[1].split(',').map(|n| n.parse().expect("a fleet like 3,2,1")).collect();
-        let game = Game::under(dims[0], dims[1], &fleet, classic);
+    for (words, game, optimum) in cases_of(spec, classic) {
         let cells = game.ship_cells() as f64;
         let scans = |policy| cells + Misses::new(&game, policy).at_start();
-        let best = (words.get(2) != Some(&"no-optimum")).then(|| scans(Policy::Best));
+        let best = optimum.then(|| scans(Policy::Best));
         let [top3, greedy] = [Policy::Likeliest(3), GREEDY].map(scans);
         let [a, b, c] = names.map(|name| cells + played(&game, name));
         // Rounding can put a strategy a hair below the best: shown as 0.0%, not -0.0%.
@@ -434,4 +662,113 @@ fn measure(spec: &str, classic: bool, names: &[&str; 3]) {
             above(a),
         );
     }
+}
+
+#[test]
+fn looking_ahead_over_density_plays_no_worse_than_density_nor_better_than_the_best() {
+    // The exact lookahead is a policy improvement over density: trying density's own cell
+    // among the others, it cannot expect more scans than density, and no strategy beats
+    // the best possible. On this board it gains, with its 3 best cells and with all.
+    let game = Game::under(4, 4, &[3, 2], true);
+    let best = Misses::new(&game, Policy::Best).at_start();
+    let density = played(&game, "density");
+    for k in [3, 16] {
+        let look = played_by(&game, &mut Lookahead::new(Layouts::Exact(&game), k, game.rules()));
+        assert!(best <= look + 1e-9 && look <= density + 1e-9, "k {k}: best {best} lookahead {look} density {density}");
+        assert!(look < density - 0.01, "k {k}: lookahead {look} gains nothing over density {density}");
+    }
+}
+
+/// The boards of the lookahead's measurement under classic rules (`LOOKAHEAD_CASES`
+/// measures others, as `OPTIMUM_CASES` does).
+const LOOKAHEAD_CASES: &str =
+    "4x4 3,2;3x5 3,2;4x4 3,2,1;4x5 3,2;5x5 3,2 no-optimum;5x5 3,2,1 no-optimum;6x6 3,2 no-optimum";
+
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn lookahead_on_small_boards_under_classic_rules() {
+    let spec = std::env::var("LOOKAHEAD_CASES").unwrap_or_else(|_| LOOKAHEAD_CASES.to_string());
+    println!("Expected scans under classic rules; the lookahead plays density to the end after each of density's k best cells, on every layout that agrees.");
+    println!("| board | fleet | layouts | best possible | best of the 3 likeliest | density | lookahead, 3 cells | lookahead, every cell | density above the best | the better lookahead above the best |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for (words, game, optimum) in cases_of(&spec, true) {
+        let cells = game.ship_cells() as f64;
+        let best = optimum.then(|| cells + Misses::new(&game, Policy::Best).at_start());
+        let top3 = cells + Misses::new(&game, Policy::Likeliest(3)).at_start();
+        let density = cells + played(&game, "density");
+        let look = |k| cells + played_by(&game, &mut Lookahead::new(Layouts::Exact(&game), k, game.rules()));
+        let (look3, look_all) = (look(3), look(game.rows * game.cols));
+        // The reference for the last two columns: the best possible, or else the best of
+        // the 3 likeliest (an upper bound of it).
+        let reference = best.unwrap_or(top3);
+        let above = |v: f64| format!("{:.1}%", (100.0 * (v - reference) / reference).max(0.0));
+        println!(
+            "| {} | {} | {} | {} | {top3:.3} | {density:.3} | {look3:.3} | {look_all:.3} | {} | {} |",
+            words[0],
+            words[1],
+            game.masks.len(),
+            best.map_or("-".to_string(), |b| format!("{b:.3}")),
+            above(density),
+            above(look_all.min(look3)),
+        );
+    }
+}
+
+/// The lookahead on the classic 10x10 game, on layouts sampled from the posterior
+/// (`LOOKAHEAD_SAMPLES` a probe, default 64; a cell other than density's only when it
+/// gains more than `LOOKAHEAD_Z` standard errors, default 2; density's `LOOKAHEAD_K` best
+/// cells, default 3), paired with density on `LOOKAHEAD_GAMES` boards (default 400) of
+/// simulate's seed `LOOKAHEAD_SEED` (default 7), on two threads.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn lookahead_on_the_classic_board() {
+    let var = |name: &str, default: f64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (games, seed) = (var("LOOKAHEAD_GAMES", 400.0) as u64, var("LOOKAHEAD_SEED", 7.0) as u64);
+    let (n, z, k) =
+        (var("LOOKAHEAD_SAMPLES", 64.0) as usize, var("LOOKAHEAD_Z", 2.0), var("LOOKAHEAD_K", 3.0) as usize);
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards: Vec<Board> = (0..games)
+        .map(|g| {
+            let mut ships = Vec::new();
+            Placer::with_rules(10, 10, &rules)
+                .place(rules.fleet(), &mut Rng::for_stream(seed, g), &mut ships)
+                .expect("fits");
+            Board::with_rules(10, 10, ships, &rules).expect("valid")
+        })
+        .collect();
+    let threads = 2;
+    let pairs: Vec<(usize, usize, usize, usize, f64, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (boards, rules) = (&boards, &rules);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for (g, board) in boards.iter().enumerate().skip(t).step_by(threads) {
+                        let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
+                        let estimator = Box::new(Estimator::with_settings(g as u64, settings));
+                        let mut look = Lookahead::new(Layouts::Sampled { estimator, n, z }, k, rules.clone());
+                        let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved").scans();
+                        let ahead = solve(&mut look, &mut Referee::new(board)).expect("solved").scans();
+                        out.push((density, ahead, look.decisions, look.switches, look.claimed, look.errors));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a measuring thread")).collect()
+    });
+    let count = pairs.len() as f64;
+    let gain: Vec<f64> = pairs.iter().map(|&(d, a, ..)| d as f64 - a as f64).collect();
+    let mean = gain.iter().sum::<f64>() / count;
+    let se = (gain.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (count - 1.0) / count).sqrt();
+    let density = pairs.iter().map(|&(d, ..)| d as f64).sum::<f64>() / count;
+    let decisions = pairs.iter().map(|p| p.2).sum::<usize>() as f64 / count;
+    let switches = pairs.iter().map(|p| p.3).sum::<usize>() as f64 / count;
+    let claimed = pairs.iter().map(|p| p.4).sum::<f64>() / count;
+    let error = pairs.iter().map(|p| p.5).sum::<f64>() / pairs.iter().map(|p| p.2).sum::<usize>().max(1) as f64;
+    let (fewer, more) = (gain.iter().filter(|&&g| g > 0.0).count(), gain.iter().filter(|&&g| g < 0.0).count());
+    println!(
+        "{games} classic boards of seed {seed}, {n} layouts a probe, z {z}, k {k}: density {density:.3}, lookahead {:.3}, gain {mean:+.3} (standard error {se:.3}); lookahead fewer scans on {fewer}, more on {more}; a game: {decisions:.1} probes chosen with layouts, {switches:.2} away from density's cell, estimated gains of the best candidates {claimed:.2} scans; standard error of the runner-up's gain {error:.3} a probe on average",
+        density - mean
+    );
 }
