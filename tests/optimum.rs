@@ -289,8 +289,9 @@ enum Layouts<'g> {
     Exact(&'g Game),
     /// `n` layouts drawn from the posterior (uniform prior) at every probe; a cell other
     /// than density's is taken only when its paired gain over density's cell is more
-    /// than `z` standard errors.
-    Sampled { estimator: Box<Estimator>, n: usize, z: f64 },
+    /// than `z` standard errors. When a gain is between 1 and `z` standard errors,
+    /// `more` layouts are drawn and the choice made again on all of them.
+    Sampled { estimator: Box<Estimator>, n: usize, z: f64, more: usize },
 }
 
 /// One step of lookahead over density (a rollout policy improvement): at each probe,
@@ -385,48 +386,75 @@ impl<'g> Lookahead<'g> {
                 self.memo.insert(key, best.1);
                 Ok(best.1)
             }
-            Layouts::Sampled { estimator, n, z } => {
-                let (n, z) = (*n, *z);
-                let ev = Evidence { known: record, wrecks: None, rules: &self.rules };
-                let mut drawn = std::mem::take(&mut self.drawn);
-                if estimator.sample_layouts(&ev, n, &mut drawn).is_err() {
-                    self.drawn = drawn;
+            Layouts::Sampled { n, z, more, .. } => {
+                let (n, z, more) = (*n, *z, *more);
+                // Each layout's weight (a batch's weights sum to its size) and scans for
+                // each candidate; a second batch where the first leaves a candidate within
+                // reach (its gain more than one standard error, not more than z).
+                let mut rows: Vec<(f64, Vec<f64>)> = Vec::new();
+                if !self.play_batch(scan, &cands, n, &mut rows) {
                     return Ok(first);
                 }
-                // Each layout's weight and scans for each candidate.
-                let mut rows: Vec<(f64, Vec<f64>)> = Vec::new();
-                for layout in &drawn {
-                    let board = Board::with_rules(scan.rows(), scan.cols(), layout.ships.clone(), &self.rules)
-                        .expect("a sampled layout is valid");
-                    let scans: Vec<f64> = cands
-                        .iter()
-                        .map(|&c| self.played_out(&board, record, c).expect("the layout agrees") as f64)
-                        .collect();
-                    rows.push((layout.weight, scans));
-                }
-                self.drawn = drawn;
-                let ess = 1.0 / rows.iter().map(|(w, _)| w * w).sum::<f64>();
-                let (mut best, mut most) = ((0.0, first), 0.0f64);
-                for (j, &c) in cands.iter().enumerate().skip(1) {
-                    // The paired gain over density's cell, its mean and standard error.
-                    let gain = |r: &Vec<f64>| r[0] - r[j];
-                    let mean: f64 = rows.iter().map(|(w, r)| w * gain(r)).sum();
-                    let var: f64 = rows.iter().map(|(w, r)| w * (gain(r) - mean).powi(2)).sum();
-                    most = most.max(mean);
-                    if j == 1 {
-                        self.errors += (var / ess).sqrt();
-                    }
-                    if mean > z * (var / ess).sqrt() && mean > best.0 {
-                        best = (mean, c);
-                    }
+                let (mut best, mut most, mut error, ratio) = gains(&rows, &cands, z);
+                if more > 0 && best == first && ratio > 1.0 && self.play_batch(scan, &cands, more, &mut rows) {
+                    (best, most, error, _) = gains(&rows, &cands, z);
                 }
                 self.decisions += 1;
-                self.switches += usize::from(best.1 != first);
+                self.switches += usize::from(best != first);
                 self.claimed += most;
-                Ok(best.1)
+                self.errors += error;
+                Ok(best)
             }
         }
     }
+
+    /// Draws `n` layouts agreeing with `scan`'s record and adds to `rows` each one's
+    /// weight (summing to `n` over the batch) and scans for each candidate; false when
+    /// none could be drawn.
+    fn play_batch(&mut self, scan: &Scan<'_>, cands: &[Position], n: usize, rows: &mut Vec<(f64, Vec<f64>)>) -> bool {
+        let Layouts::Sampled { estimator, .. } = &mut self.layouts else { return false };
+        let record = scan.record();
+        let ev = Evidence { known: record, wrecks: None, rules: &self.rules };
+        let mut drawn = std::mem::take(&mut self.drawn);
+        let ok = estimator.sample_layouts(&ev, n, &mut drawn).is_ok();
+        for layout in drawn.iter().filter(|_| ok) {
+            let board = Board::with_rules(scan.rows(), scan.cols(), layout.ships.clone(), &self.rules)
+                .expect("a sampled layout is valid");
+            let scans: Vec<f64> =
+                cands.iter().map(|&c| self.played_out(&board, record, c).expect("the layout agrees") as f64).collect();
+            rows.push((layout.weight * n as f64, scans));
+        }
+        self.drawn = drawn;
+        ok
+    }
+}
+
+/// The candidate to probe given each layout's weight and scans for each candidate
+/// (density's cell first): the one of the largest paired gain over density's cell among
+/// those whose gain is more than `z` standard errors, else density's cell. Also: the
+/// largest estimated gain of any candidate, the runner-up's standard error, and the
+/// largest ratio of a gain to its standard error.
+fn gains(rows: &[(f64, Vec<f64>)], cands: &[Position], z: f64) -> (Position, f64, f64, f64) {
+    let total: f64 = rows.iter().map(|(w, _)| w).sum();
+    let ess = total * total / rows.iter().map(|(w, _)| w * w).sum::<f64>();
+    let (mut best, mut most, mut error, mut ratio) = ((0.0, cands[0]), 0.0f64, 0.0, 0.0f64);
+    for (j, &c) in cands.iter().enumerate().skip(1) {
+        let gain = |r: &Vec<f64>| r[0] - r[j];
+        let mean: f64 = rows.iter().map(|(w, r)| w * gain(r)).sum::<f64>() / total;
+        let var: f64 = rows.iter().map(|(w, r)| w * (gain(r) - mean).powi(2)).sum::<f64>() / total;
+        let se = (var / ess).sqrt();
+        most = most.max(mean);
+        if se > 0.0 {
+            ratio = ratio.max(mean / se);
+        }
+        if j == 1 {
+            error = se;
+        }
+        if mean > z * se && mean > best.0 {
+            best = (mean, c);
+        }
+    }
+    (best.1, most, error, ratio)
 }
 
 /// What a record knows, as a key: every cell's state, the order of the hits and the
@@ -717,7 +745,8 @@ fn lookahead_on_small_boards_under_classic_rules() {
 /// The lookahead on the classic 10x10 game, on layouts sampled from the posterior
 /// (`LOOKAHEAD_SAMPLES` a probe, default 64; a cell other than density's only when it
 /// gains more than `LOOKAHEAD_Z` standard errors, default 2; density's `LOOKAHEAD_K` best
-/// cells, default 3), paired with density on `LOOKAHEAD_GAMES` boards (default 400) of
+/// cells, default 3; `LOOKAHEAD_MORE` more layouts where a gain is between 1 and z
+/// standard errors, default none), paired with density on `LOOKAHEAD_GAMES` boards (default 400) of
 /// simulate's seed `LOOKAHEAD_SEED` (default 7), on two threads.
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
@@ -726,6 +755,7 @@ fn lookahead_on_the_classic_board() {
     let (games, seed) = (var("LOOKAHEAD_GAMES", 400.0) as u64, var("LOOKAHEAD_SEED", 7.0) as u64);
     let (n, z, k) =
         (var("LOOKAHEAD_SAMPLES", 64.0) as usize, var("LOOKAHEAD_Z", 2.0), var("LOOKAHEAD_K", 3.0) as usize);
+    let extra = var("LOOKAHEAD_MORE", 0.0) as usize;
     let rules = Rules::preset("classic").expect("a preset");
     let boards: Vec<Board> = (0..games)
         .map(|g| {
@@ -746,7 +776,8 @@ fn lookahead_on_the_classic_board() {
                     for (g, board) in boards.iter().enumerate().skip(t).step_by(threads) {
                         let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
                         let estimator = Box::new(Estimator::with_settings(g as u64, settings));
-                        let mut look = Lookahead::new(Layouts::Sampled { estimator, n, z }, k, rules.clone());
+                        let mut look =
+                            Lookahead::new(Layouts::Sampled { estimator, n, z, more: extra }, k, rules.clone());
                         let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved").scans();
                         let ahead = solve(&mut look, &mut Referee::new(board)).expect("solved").scans();
                         out.push((density, ahead, look.decisions, look.switches, look.claimed, look.errors));
@@ -768,7 +799,7 @@ fn lookahead_on_the_classic_board() {
     let error = pairs.iter().map(|p| p.5).sum::<f64>() / pairs.iter().map(|p| p.2).sum::<usize>().max(1) as f64;
     let (fewer, more) = (gain.iter().filter(|&&g| g > 0.0).count(), gain.iter().filter(|&&g| g < 0.0).count());
     println!(
-        "{games} classic boards of seed {seed}, {n} layouts a probe, z {z}, k {k}: density {density:.3}, lookahead {:.3}, gain {mean:+.3} (standard error {se:.3}); lookahead fewer scans on {fewer}, more on {more}; a game: {decisions:.1} probes chosen with layouts, {switches:.2} away from density's cell, estimated gains of the best candidates {claimed:.2} scans; standard error of the runner-up's gain {error:.3} a probe on average",
+        "{games} classic boards of seed {seed}, {n} layouts a probe ({extra} more where close), z {z}, k {k}: density {density:.3}, lookahead {:.3}, gain {mean:+.3} (standard error {se:.3}); lookahead fewer scans on {fewer}, more on {more}; a game: {decisions:.1} probes chosen with layouts, {switches:.2} away from density's cell, estimated gains of the best candidates {claimed:.2} scans; standard error of the runner-up's gain {error:.3} a probe on average",
         density - mean
     );
 }
