@@ -130,11 +130,19 @@ impl<'a> Scan<'a> {
         mut record: ScanRecord,
     ) -> Scan<'a> {
         record.reset(sonar.rows(), sonar.cols());
-        let ship_cells = sonar.ship_cells();
-        let announce = sonar.rules().sunk() != Sunk::None;
-        if announce {
+        if sonar.rules().sunk() != Sunk::None {
             record.log_answers();
         }
+        Scan::on(sonar, observer, record)
+    }
+
+    /// A scan of `sonar`'s bay reporting to `observer` whose record is `record` as it
+    /// is (the one place a scan's lane is chosen).
+    /// Pre: `record` is of `sonar`'s size and logs the answers when the rules announce
+    /// sunk ships.
+    fn on(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver, record: ScanRecord) -> Scan<'a> {
+        let ship_cells = sonar.ship_cells();
+        let announce = sonar.rules().sunk() != Sunk::None;
         let observer = if observer.is_silent() { None } else { Some(observer) };
         let oracle = if sonar.as_board().is_some() {
             let shared: &'a dyn Sonar = sonar;
@@ -160,13 +168,13 @@ impl<'a> Scan<'a> {
     /// another size, or without the log the rules need, is dropped and the scan starts
     /// afresh, as [`Scan::new`].
     pub fn resume(sonar: &'a mut dyn Sonar, observer: &'a mut dyn ScanObserver, record: ScanRecord) -> Scan<'a> {
-        let rows_cols = (record.rows(), record.cols());
-        let answers = record.answers().is_some();
-        let mut scan = Scan::with_record(sonar, observer, ScanRecord::new(0, 0));
-        if rows_cols == (scan.rows(), scan.cols()) && (answers || !scan.announce) {
-            scan.record = record;
+        let fits = (record.rows(), record.cols()) == (sonar.rows(), sonar.cols())
+            && (record.answers().is_some() || sonar.rules().sunk() == Sunk::None);
+        if fits {
+            Scan::on(sonar, observer, record)
+        } else {
+            Scan::with_record(sonar, observer, record)
         }
-        scan
     }
 
     /// Number of rows.

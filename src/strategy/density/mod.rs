@@ -267,21 +267,27 @@ impl Density {
         }
         Some(Position::from_index(node - self.leaves, self.cols))
     }
-}
 
-impl Density {
+    /// Sets the scanner up for `scan`'s bay: its size and the shapes of each kind.
+    /// Returns the rules, the fleet (without one, as under `play --cells`, every straight
+    /// size from 1 to 5, one each) and the ships the record leaves afloat.
+    fn prepare(&mut self, scan: &Scan<'_>) -> Result<(Rules, Fleet, Afloat), ScanError> {
+        let rules = scan.rules().clone();
+        let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
+        let afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
+        (self.rows, self.cols) = (scan.rows(), scan.cols());
+        self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        Ok((rules, fleet, afloat))
+    }
+
     /// The `k` unknown cells of the highest totals, highest first and in row-major order
     /// among equals: the first is the cell density probes next (when no position fits
     /// anywhere, that cell alone). Used by lookahead to pick its candidates.
     /// Pre: the scan's bay has at most [`DENSITY_CELLS`] cells. Post: at most `k` cells,
     /// all unknown; empty only when none is unknown.
     pub fn ranked(&mut self, scan: &Scan<'_>, k: usize) -> Result<Vec<Position>, ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        let rules = scan.rules().clone();
-        let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
-        let afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
-        (self.rows, self.cols) = (rows, cols);
-        self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        let cols = scan.cols();
+        let (rules, _, afloat) = self.prepare(scan)?;
         let totals = self.weigh_all(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
         let mut open: Vec<(u64, usize)> = totals
             .iter()
@@ -319,12 +325,7 @@ impl ScanStrategy for Density {
             return Err(super::too_large(self.name(), rows, cols, scan.rules()));
         }
         self.rng = self.random_ties.map(Rng::new);
-        let rules = scan.rules().clone();
-        // Without a fleet (play --cells): every straight size from 1 to 5, one each.
-        let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
-        let mut afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
-        (self.rows, self.cols) = (rows, cols);
-        self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        let (rules, fleet, mut afloat) = self.prepare(scan)?;
         // The fast path makes the same probes but keeps no per-cell totals to show: a
         // scan whose observer shows weights takes the general path.
         if !self.plain && !scan.wants_weights() && rows * cols <= small::MAX_CELLS {
