@@ -25,8 +25,9 @@
 //! layouts sampled from the posterior).
 //!
 //! The measurements run on demand: `cargo test --release --test all optimum:: -- --ignored
-//! --nocapture` (each `#[ignore]`d test says what it measures and its variables). The plain tests check the layout list against the generator, and the
-//! recursion on boards small enough to reason about by hand.
+//! --nocapture` (each `#[ignore]`d test says what it measures and its variables). The
+//! plain tests check the layout list against the generator, and the recursion on boards
+//! small enough to reason about by hand.
 
 use crate::layouts;
 
@@ -61,6 +62,8 @@ struct Game {
     /// the search's inner loop).
     probs: Vec<f64>,
     layouts: Vec<layouts::Layout>,
+    /// The size of each kind of the rules' fleet (what a sunk answer's kind stands for).
+    kind_sizes: Vec<usize>,
 }
 
 impl Game {
@@ -78,7 +81,10 @@ impl Game {
             layouts.iter().map(|l| l.ships.iter().map(|s| (bits(s), s.size())).collect()).collect();
         let masks = ships.iter().map(|l| l.iter().fold(0, |m, &(b, _)| m | b)).collect();
         let probs = layouts.iter().map(|l| l.prob).collect();
-        Game { rows, cols, fleet: fleet.to_vec(), classic, masks, ships, probs, layouts }
+        let mut game =
+            Game { rows, cols, fleet: fleet.to_vec(), classic, masks, ships, probs, layouts, kind_sizes: Vec::new() };
+        game.kind_sizes = game.rules().fleet().kinds().iter().map(|kind| kind.shape.size()).collect();
+        game
     }
 
     /// The rules the strategies play under.
@@ -114,12 +120,12 @@ impl Game {
             }
         }
         let Some(log) = record.answers() else { return true };
-        let sizes: Vec<usize> = self.rules().fleet().kinds().iter().map(|kind| kind.shape.size()).collect();
         let mut hits = 0u64;
         for (rank, &cell) in log.hits.iter().enumerate() {
             let said = self.answer(k, cell as usize, hits);
             let sunk = log.sunk.iter().find(|e| e.rank as usize == rank);
-            let told = sunk.map(|e| e.kind.and_then(|kind| sizes.get(kind).copied()).map_or(usize::MAX, |s| 2 + s));
+            let told =
+                sunk.map(|e| e.kind.and_then(|kind| self.kind_sizes.get(kind).copied()).map_or(usize::MAX, |s| 2 + s));
             if told.unwrap_or(1) != said {
                 return false;
             }
