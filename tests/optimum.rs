@@ -352,6 +352,14 @@ impl<'g> Lookahead<'g> {
         }
     }
 
+    /// The sampled lookahead of game `g` (its estimator's seed) on the classic board:
+    /// `n` layouts a probe, threshold `z`, `more` layouts where close, `k` candidates.
+    fn sampled(g: usize, n: usize, z: f64, more: usize, k: usize, rules: &Rules) -> Lookahead<'static> {
+        let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
+        let estimator = Box::new(Estimator::with_settings(g as u64, settings));
+        Lookahead::new(Layouts::Sampled { estimator, n, z, more }, k, rules.clone())
+    }
+
     /// The exact lookahead that plays density's cells and adds up what its own would
     /// gain (`advantage`).
     fn advising(game: &'g Game, k: usize) -> Lookahead<'g> {
@@ -782,39 +790,26 @@ fn lookahead_on_small_boards_under_classic_rules() {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn lookahead_on_the_classic_board() {
-    let var = |name: &str, default: f64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let var = env_or;
     let (games, seed) = (var("LOOKAHEAD_GAMES", 400.0) as u64, var("LOOKAHEAD_SEED", 7.0) as u64);
     let (n, z, k) =
         (var("LOOKAHEAD_SAMPLES", 64.0) as usize, var("LOOKAHEAD_Z", 2.0), var("LOOKAHEAD_K", 3.0) as usize);
     let extra = var("LOOKAHEAD_MORE", 0.0) as usize;
     let rules = Rules::preset("classic").expect("a preset");
     let boards = classic_boards(&rules, seed, games);
-    let threads = 2;
-    let pairs: Vec<(usize, usize, usize, usize, f64, f64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (boards, rules) = (&boards, &rules);
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    for (g, board) in boards.iter().enumerate().skip(t).step_by(threads) {
-                        let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
-                        let estimator = Box::new(Estimator::with_settings(g as u64, settings));
-                        let mut look =
-                            Lookahead::new(Layouts::Sampled { estimator, n, z, more: extra }, k, rules.clone());
-                        let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved").scans();
-                        let ahead = solve(&mut look, &mut Referee::new(board)).expect("solved").scans();
-                        out.push((density, ahead, look.decisions, look.switches, look.claimed, look.errors));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a measuring thread")).collect()
-    });
+    let pairs = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::sampled(g, n, z, extra, k, &rules);
+            let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved").scans();
+            let ahead = solve(&mut look, &mut Referee::new(board)).expect("solved").scans();
+            (density, ahead, look.decisions, look.switches, look.claimed, look.errors)
+        },
+    );
     let count = pairs.len() as f64;
     let gain: Vec<f64> = pairs.iter().map(|&(d, a, ..)| d as f64 - a as f64).collect();
-    let mean = gain.iter().sum::<f64>() / count;
-    let se = (gain.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (count - 1.0) / count).sqrt();
+    let (mean, se) = mean_and_error(&gain);
     let density = pairs.iter().map(|&(d, ..)| d as f64).sum::<f64>() / count;
     let decisions = pairs.iter().map(|p| p.2).sum::<usize>() as f64 / count;
     let switches = pairs.iter().map(|p| p.3).sum::<usize>() as f64 / count;
@@ -846,64 +841,49 @@ fn lookahead_on_the_classic_board() {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn one_step_advantage_on_the_classic_board() {
-    let var = |name: &str, default: f64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let var = env_or;
     let (games, seed) = (var("ADVANTAGE_GAMES", 8.0) as u64, var("ADVANTAGE_SEED", 11.0) as u64);
     let (n, k) = (var("ADVANTAGE_SAMPLES", 4096.0) as usize, var("ADVANTAGE_K", 5.0) as usize);
     let follow = std::env::var("ADVANTAGE_PLAY").is_ok_and(|v| v == "lookahead");
     let rules = Rules::preset("classic").expect("a preset");
     let boards = classic_boards(&rules, seed, games);
     let started = std::time::Instant::now();
-    let threads = 2;
     // Per game: the held-out gain summed over its probes, the same on the half that chose
-    // (biased upwards), density's scans, and the probes weighed.
-    let per_game: Vec<(f64, f64, usize, usize, usize)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (boards, rules) = (&boards, &rules);
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    for (g, board) in boards.iter().enumerate().skip(t).step_by(threads) {
-                        let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
-                        let estimator = Box::new(Estimator::with_settings(g as u64, settings));
-                        let mut look =
-                            Lookahead::new(Layouts::Sampled { estimator, n, z: 0.0, more: 0 }, k, rules.clone());
-                        let mut referee = Referee::new(board);
-                        let mut silent = Silent;
-                        let mut scan = Scan::new(&mut referee, &mut silent);
-                        let (mut held, mut chose, mut weighed) = (0.0, 0.0, 0);
-                        while !scan.is_done() {
-                            let cands = look.ranker.ranked(&scan, k).expect("ranked");
-                            let Some(&first) = cands.first() else { break };
-                            let mut chosen = first;
-                            let mut rows = Vec::new();
-                            if cands.len() > 1 && look.play_batch(&scan, &cands, n, &mut rows) {
-                                let (a, b): (Vec<_>, Vec<_>) = rows
-                                    .chunks(2)
-                                    .filter(|c| c.len() == 2)
-                                    .map(|c| (c[0].clone(), c[1].clone()))
-                                    .unzip();
-                                let (j, on_a) = best_gain(&a, cands.len());
-                                chosen = cands[j];
-                                chose += on_a;
-                                held += mean_gain(&b, j);
-                                weighed += 1;
-                            }
-                            scan.probe(if follow { chosen } else { first }, Source::Density).expect("a probe");
-                            scan.end_step();
-                        }
-                        let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved");
-                        out.push((held, chose, scan.record().scans(), weighed, density.scans()));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a measuring thread")).collect()
-    });
+    // (biased upwards), the scans of the game played, the probes weighed, and density's
+    // scans on the board.
+    let per_game = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::sampled(g, n, 0.0, 0, k, &rules);
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            let (mut held, mut chose, mut weighed) = (0.0, 0.0, 0);
+            while !scan.is_done() {
+                let cands = look.ranker.ranked(&scan, k).expect("ranked");
+                let Some(&first) = cands.first() else { break };
+                let mut chosen = first;
+                let mut rows = Vec::new();
+                if cands.len() > 1 && look.play_batch(&scan, &cands, n, &mut rows) {
+                    let (a, b): (Vec<_>, Vec<_>) =
+                        rows.chunks(2).filter(|c| c.len() == 2).map(|c| (c[0].clone(), c[1].clone())).unzip();
+                    let (j, on_a) = best_gain(&a, cands.len());
+                    chosen = cands[j];
+                    chose += on_a;
+                    held += mean_gain(&b, j);
+                    weighed += 1;
+                }
+                scan.probe(if follow { chosen } else { first }, Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved");
+            (held, chose, scan.record().scans(), weighed, density.scans())
+        },
+    );
     let count = per_game.len() as f64;
     let held: Vec<f64> = per_game.iter().map(|p| p.0).collect();
-    let mean = held.iter().sum::<f64>() / count;
-    let se = (held.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (count - 1.0) / count).sqrt();
+    let (mean, se) = mean_and_error(&held);
     let chose = per_game.iter().map(|p| p.1).sum::<f64>() / count;
     let played = per_game.iter().map(|p| p.2 as f64).sum::<f64>() / count;
     let density = per_game.iter().map(|p| p.4 as f64).sum::<f64>() / count;
@@ -955,7 +935,7 @@ fn best_gain(rows: &[(f64, Vec<f64>)], cands: usize) -> (usize, f64) {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn one_step_advantage_on_the_likeliest_states() {
-    let var = |name: &str, default: f64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let var = env_or;
     let (count, seed) = (var("TREE_BOARDS", 1e6) as u64, var("TREE_SEED", 99.0) as u64);
     let (eval, k) = (var("TREE_EVAL", 1e5) as usize, var("TREE_K", 6.0) as usize);
     let (least, z) = (var("TREE_REACH", 0.01), var("TREE_Z", 3.0));
@@ -1029,22 +1009,43 @@ fn one_step_advantage_on_the_likeliest_states() {
 
 /// Density's scans on each of `boards` after `record` and each of `cands` (two threads).
 fn played_on(boards: &[&Board], record: &ScanRecord, cands: &[Position]) -> Vec<Vec<f64>> {
+    on_two_threads(boards, Density::default, |player, _, board| {
+        let scans = cands.iter().map(|&c| played_out(player, board, record, c).expect("agrees"));
+        scans.map(|n| n as f64).collect()
+    })
+}
+
+/// `f(state, i, item)` for every item of `items` (`i` its index), on two threads, each
+/// with its own `state()`; the results in no particular order.
+fn on_two_threads<I: Sync, S, T: Send>(
+    items: &[I],
+    state: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize, &I) -> T + Sync,
+) -> Vec<T> {
     let threads = 2;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
+                let (state, f) = (&state, &f);
                 s.spawn(move || {
-                    let mut player = Density::default();
-                    let rows = boards.iter().skip(t).step_by(threads).map(|board| {
-                        let scans = cands.iter().map(|&c| played_out(&mut player, board, record, c).expect("agrees"));
-                        scans.map(|n| n as f64).collect::<Vec<f64>>()
-                    });
-                    rows.collect::<Vec<_>>()
+                    let mut own = state();
+                    items
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, item)| f(&mut own, i, item))
+                        .collect::<Vec<T>>()
                 })
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("a measuring thread")).collect()
     })
+}
+
+/// The number in the environment variable `name`, or `default`.
+fn env_or(name: &str, default: f64) -> f64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// The mean of `xs` and its standard error.
