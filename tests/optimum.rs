@@ -474,7 +474,7 @@ fn gains(rows: &[(f64, Vec<f64>)], cands: &[Position], z: f64) -> (Position, f64
     let (mut best, mut most, mut error, mut ratio) = ((0.0, cands[0]), 0.0f64, 0.0, 0.0f64);
     for (j, &c) in cands.iter().enumerate().skip(1) {
         let gain = |r: &Vec<f64>| r[0] - r[j];
-        let mean: f64 = rows.iter().map(|(w, r)| w * gain(r)).sum::<f64>() / total;
+        let mean = mean_gain(rows, j);
         let var: f64 = rows.iter().map(|(w, r)| w * (gain(r) - mean).powi(2)).sum::<f64>() / total;
         let se = (var / ess).sqrt();
         most = most.max(mean);
@@ -987,7 +987,7 @@ fn one_step_advantage_on_the_likeliest_states() {
             let tag = match scan.probe(chosen, Source::Density).expect("a probe") {
                 Answer::Miss => "m".to_string(),
                 Answer::Hit => "h".to_string(),
-                Answer::Sunk(kind) => format!("s{}", kind.map_or(9, |k| k)),
+                Answer::Sunk(kind) => format!("s{}", kind.unwrap_or(9)),
             };
             match after.iter_mut().find(|a| a.0 == tag) {
                 Some(a) => a.2.push(i),
