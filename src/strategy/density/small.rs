@@ -57,10 +57,37 @@ pub(super) struct Small {
     weights: Vec<u64>,
     /// This game's total of each unknown cell (other cells: stale, never read).
     totals: Vec<u64>,
-    /// The weights and totals of a game that starts with nothing known, once computed
-    /// (empty before).
-    fresh_weights: Vec<u64>,
-    fresh_totals: Vec<u64>,
+    /// The weights and totals of the last [`KEPT`] starts met (a new game's, and the
+    /// states a lookahead's rollouts start from, a few a probe), the oldest replaced
+    /// first: a game that starts from one of them copies them instead of weighing every
+    /// position.
+    kept: Vec<Kept>,
+    /// The slot the next start replaces once [`KEPT`] are kept.
+    next_kept: usize,
+}
+
+/// How many starts [`Small`] keeps the weights of: a lookahead's probe starts its
+/// rollouts from its 5 candidates, each after a miss, a hit or a sunk answer.
+const KEPT: usize = 32;
+
+/// What a game starts from, as the weights see it: a position's weight depends on
+/// these alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Start {
+    unknown: u128,
+    /// Hits not given to a sunk ship.
+    live: u128,
+    barred: u128,
+    /// The kinds with no ship afloat, one bit each.
+    gone: u64,
+}
+
+/// The weights and totals a start gives.
+#[derive(Debug, Clone)]
+struct Kept {
+    start: Start,
+    weights: Vec<u64>,
+    totals: Vec<u64>,
 }
 
 /// The mask of cell `i` (0 beyond the 128 bits).
@@ -96,8 +123,7 @@ impl Small {
         self.shapes.extend_from_slice(shapes);
         self.masks.clear();
         self.kinds.clear();
-        self.fresh_weights.clear();
-        self.fresh_totals.clear();
+        self.kept.clear();
         let cells = rows * cols;
         if cells == 0 || cells > MAX_CELLS {
             return Ok(false);
@@ -250,6 +276,32 @@ impl Game<'_> {
         let pick = rng.below(tied().count() as u64) as usize;
         tied().nth(pick).map(|i| (i, value))
     }
+
+    /// What the weights depend on in state `known` (`None` for a fleet of more than 64
+    /// kinds, whose starts are not kept).
+    fn start(&self, known: &Known) -> Option<Start> {
+        let kinds = self.fleet.kinds().len();
+        if kinds > 64 {
+            return None;
+        }
+        let gone = (0..kinds).filter(|&k| self.afloat.left(k) == 0).fold(0u64, |g, k| g | 1 << k);
+        Some(Start { unknown: known.unknown, live: known.hits & !known.sunk, barred: known.barred, gone })
+    }
+
+    /// Keeps this game's weights and totals as those of `start`, in place of the oldest
+    /// once [`KEPT`] are kept.
+    fn keep(&mut self, start: Start) -> Result<(), OutOfMemory> {
+        let small = &mut *self.small;
+        let kept = Kept { start, weights: small.weights.clone(), totals: small.totals.clone() };
+        if small.kept.len() < KEPT {
+            return memory::push(&mut small.kept, kept);
+        }
+        if let Some(slot) = small.kept.get_mut(small.next_kept % KEPT) {
+            *slot = kept;
+        }
+        small.next_kept = (small.next_kept + 1) % KEPT;
+        Ok(())
+    }
 }
 
 impl Game<'_> {
@@ -275,12 +327,12 @@ impl Game<'_> {
         self.surround(known.sunk, &mut known);
         known.bar();
         let positions = self.small.masks.len();
-        let fresh = known.unknown == known.all && (0..self.fleet.kinds().len()).all(|k| self.afloat.left(k) > 0);
-        if fresh && !self.small.fresh_weights.is_empty() {
-            // A new game: the weights and totals of the last new game on this table.
-            let small = &mut *self.small;
-            small.weights.clone_from(&small.fresh_weights);
-            small.totals.clone_from(&small.fresh_totals);
+        let start = self.start(&known);
+        let small = &mut *self.small;
+        if let Some(kept) = small.kept.iter().find(|k| Some(k.start) == start) {
+            // A start met before: its weights and totals.
+            small.weights.clone_from(&kept.weights);
+            small.totals.clone_from(&kept.totals);
         } else {
             self.small.weights.clear();
             memory::resize(&mut self.small.weights, positions, 0).map_err(|e| scan.out_of_memory(e))?;
@@ -289,10 +341,8 @@ impl Game<'_> {
             for p in 0..positions {
                 self.refresh(p, &known);
             }
-            if fresh {
-                let small = &mut *self.small;
-                small.fresh_weights.clone_from(&small.weights);
-                small.fresh_totals.clone_from(&small.totals);
+            if let Some(start) = start {
+                self.keep(start).map_err(|e| scan.out_of_memory(e))?;
             }
         }
         while !scan.is_done() {
