@@ -230,6 +230,13 @@ fn the_trace_has_every_step_and_what_the_strategy_weighed() {
     assert_eq!(r.status, 422, "{}", r.body);
     let r = c.send("GET", "/api/trace?file=/etc/passwd", None).unwrap();
     assert_eq!(r.status, 400, "{}", r.body);
+    // lookahead takes seconds a game: the page does not offer it, and the API says where
+    // it plays.
+    let rules = c.send("GET", "/api/rules", None).unwrap().body;
+    assert!(rules.contains("\"density-random\"") && !rules.contains("lookahead"), "{rules}");
+    let r = c.send("GET", "/api/trace?strategy=lookahead&rules=classic&seed=3", None).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("play --strategy lookahead"), "{}", r.body);
     h.stop();
 }
 

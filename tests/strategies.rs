@@ -12,7 +12,7 @@ use spot_the_ships::scan::observer::{ScanObserver, ScoreView};
 use spot_the_ships::scan::record::{CellState, ScanRecord};
 use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::strategy::likelihood::recompute;
-use spot_the_ships::strategy::{self, solve, solve_observed, NAMES};
+use spot_the_ships::strategy::{self, solve, solve_observed, Lookahead, ScanStrategy};
 
 fn judge_text(name: &str, board: &Board) -> String {
     let mut s = format!("{name}\n{} {} {}\n", board.rows(), board.cols(), board.ships().len());
@@ -20,6 +20,20 @@ fn judge_text(name: &str, board: &Board) -> String {
         s.push_str(&format!("{ship}\n"));
     }
     s
+}
+
+/// Every strategy of the table that plays a board of `cells` cells, made from `seed`, but
+/// lookahead with 16 layouts a probe: its 8,192 take seconds a game; the code is the same.
+fn every_strategy(cells: usize, seed: u64) -> Vec<(&'static str, Box<dyn ScanStrategy + Send>)> {
+    strategy::STRATEGIES
+        .iter()
+        .filter(|e| e.max_cells >= cells)
+        .map(|e| {
+            let s: Box<dyn ScanStrategy + Send> =
+                if e.name == "lookahead" { Box::new(Lookahead::with_layouts(seed, 16)) } else { (e.make)(seed) };
+            (e.name, s)
+        })
+        .collect()
 }
 
 #[test]
@@ -67,8 +81,7 @@ fn check_invariants(board: &Board, record: &ScanRecord, name: &str) {
 fn every_strategy_keeps_the_invariants_on_a_300x300_board() {
     let ships = Placer::new(300, 300).fill_density(0.25, &mut Rng::new(300)).unwrap();
     let board = Board::new(300, 300, ships).unwrap();
-    for name in NAMES {
-        let mut s = strategy::by_name(name, 7).unwrap();
+    for (name, mut s) in every_strategy(board.cells(), 7) {
         let record = solve(s.as_mut(), &mut Referee::new(&board)).unwrap();
         check_invariants(&board, &record, name);
     }
@@ -79,8 +92,7 @@ fn every_strategy_keeps_the_invariants_on_small_random_boards() {
     let mut rng = Rng::new(5);
     for _ in 0..300 {
         let board = random_board(1 + rng.below(15) as usize, 1 + rng.below(15) as usize, &mut rng).unwrap();
-        for name in NAMES {
-            let mut s = strategy::by_name(name, rng.next_u64()).unwrap();
+        for (name, mut s) in every_strategy(board.cells(), rng.next_u64()) {
             let record = solve(s.as_mut(), &mut Referee::new(&board)).unwrap();
             check_invariants(&board, &record, name);
         }
@@ -174,12 +186,13 @@ fn the_quiet_lane_scans_exactly_like_a_watched_scan_under_every_preset() {
                 continue;
             }
             let board = Board::with_rules(rows, cols, ships, &rules).unwrap();
-            for entry in strategy::STRATEGIES.iter().filter(|e| (e.supports)(&rules).is_ok()) {
-                let quiet = solve((entry.make)(7).as_mut(), &mut Referee::new(&board)).unwrap();
+            let (quiet_ones, watched_ones) = (every_strategy(board.cells(), 7), every_strategy(board.cells(), 7));
+            let supported = |(name, _): &(&str, _)| strategy::supporting(&rules).any(|e| e.name == *name);
+            let pairs = quiet_ones.into_iter().zip(watched_ones).filter(|(q, _)| supported(q));
+            for ((name, mut quiet_one), (_, mut watched_one)) in pairs {
+                let quiet = solve(quiet_one.as_mut(), &mut Referee::new(&board)).unwrap();
                 let mut counter = StepCounter::default();
-                let watched =
-                    solve_observed((entry.make)(7).as_mut(), &mut Referee::new(&board), &mut counter).unwrap();
-                let name = entry.name;
+                let watched = solve_observed(watched_one.as_mut(), &mut Referee::new(&board), &mut counter).unwrap();
                 assert_eq!(quiet.render_output(Some(&board)), watched.render_output(Some(&board)), "{preset} {name}");
                 assert_eq!(quiet.answers(), watched.answers(), "{preset} {name}: the answers, sunk ones too");
                 assert_eq!((counter.probes, counter.steps), (watched.scans(), watched.scans()), "{preset} {name}");
@@ -199,12 +212,11 @@ fn the_quiet_lane_scans_exactly_like_a_watched_scan() {
         let rows = 1 + rng.below(14) as usize;
         let cols = 1 + rng.below(14) as usize;
         let board = random_board(rows, cols, &mut rng).unwrap();
-        for name in NAMES {
-            let quiet = solve(strategy::by_name(name, 7).unwrap().as_mut(), &mut Referee::new(&board)).unwrap();
+        let pairs = every_strategy(board.cells(), 7).into_iter().zip(every_strategy(board.cells(), 7));
+        for ((name, mut quiet_one), (_, mut watched_one)) in pairs {
+            let quiet = solve(quiet_one.as_mut(), &mut Referee::new(&board)).unwrap();
             let mut counter = StepCounter::default();
-            let watched =
-                solve_observed(strategy::by_name(name, 7).unwrap().as_mut(), &mut Referee::new(&board), &mut counter)
-                    .unwrap();
+            let watched = solve_observed(watched_one.as_mut(), &mut Referee::new(&board), &mut counter).unwrap();
             assert_eq!(quiet.render_output(Some(&board)), watched.render_output(Some(&board)), "{name}");
             assert_eq!((quiet.scans(), quiet.hits()), (watched.scans(), watched.hits()), "{name}");
             assert_eq!((counter.probes, counter.steps), (watched.scans(), watched.scans()), "{name}");

@@ -131,7 +131,7 @@ fn every_strategy(
 ) -> Result<(), CliError> {
     let mut results = Vec::new();
     let cells = board.rows().saturating_mul(board.cols());
-    for entry in strategy::supporting(board.rules()).filter(|e| e.max_cells >= cells) {
+    for entry in strategy::every(board.rules()).filter(|e| e.max_cells >= cells) {
         let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
         let record = strategy::solve(s.as_mut(), &mut Referee::new(board))?;
         results.push((entry.name, record.scans()));

@@ -264,7 +264,7 @@ fn strategy_list(text: &str, rules: &Rules) -> Result<Vec<String>, CliError> {
     let mut out = Vec::new();
     for name in text.split(',').map(str::trim) {
         if name == "all" {
-            out.extend(strategy::supporting(rules).map(|e| e.name.to_string()));
+            out.extend(strategy::every(rules).map(|e| e.name.to_string()));
         } else {
             out.push(name.to_string());
         }
@@ -328,17 +328,17 @@ fn text(r: &SimResult) -> String {
     }
     let _ = writeln!(
         out,
-        "wall time {:.2} s, {} thread(s), {:.0} games/s (g/s per strategy: one thread)",
+        "wall time {:.2} s, {} thread(s), {} games/s (g/s per strategy: one thread)",
         r.wall.as_secs_f64(),
         c.threads,
-        per_second(c.played(), r.wall)
+        rate(per_second(c.played(), r.wall))
     );
     if let Some(cpu) = r.cpu {
         let _ = writeln!(
             out,
-            "CPU time {:.2} s (user + system), {:.0} games per CPU-second",
+            "CPU time {:.2} s (user + system), {} games per CPU-second",
             cpu.as_secs_f64(),
-            per_second(c.played(), cpu)
+            rate(per_second(c.played(), cpu))
         );
     }
     out
@@ -359,6 +359,16 @@ fn per_second(games: u64, time: Duration) -> f64 {
     } else {
         0.0
     }
+}
+
+/// A rate of games for the text report: whole games from 10 up, two significant digits
+/// below (lookahead plays about 0.05 games a second).
+fn rate(v: f64) -> String {
+    if v >= 10.0 || v <= 0.0 || !v.is_finite() {
+        return format!("{v:.0}");
+    }
+    let decimals = (1.0 - v.log10().floor()).clamp(0.0, 6.0) as usize;
+    format!("{v:.decimals$}")
 }
 
 /// What the bots forfeited (under `--forfeit-as-max`), and the first forfeit of each,
@@ -409,8 +419,8 @@ fn text_body(stats: &[StrategyStats], games: u64, rates: Option<&[Rates]>) -> St
             s.max()
         );
         let speed = rates.and_then(|r| r.get(k)).map(|r| {
-            let cpu = r.cpu.map_or_else(|| "-".to_string(), |v| format!("{v:.0}"));
-            format!(" {:>8.0} {cpu:>8}", r.wall)
+            let cpu = r.cpu.map_or_else(|| "-".to_string(), rate);
+            format!(" {:>8} {cpu:>8}", rate(r.wall))
         });
         let _ = writeln!(out, "{}", speed.unwrap_or_default());
     }
@@ -526,6 +536,15 @@ fn merged_text(merged: &merge::Merged) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slow_rates_keep_two_significant_digits() {
+        assert_eq!(rate(49_608.4), "49608");
+        assert_eq!(rate(10.0), "10");
+        assert_eq!(rate(9.94), "9.9");
+        assert_eq!(rate(0.0546), "0.055");
+        assert_eq!(rate(0.0), "0");
+    }
 
     #[test]
     fn reads_defaults_flags_and_bad_values() {

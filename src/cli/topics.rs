@@ -53,11 +53,12 @@ fn rules() -> String {
     }
     out.push_str(
         "\nSTRATEGIES EACH PRESET ALLOWS (--strategy all and --strategies all play\n\
-         these; a default strategy is always one the rules allow)\n",
+         these; lookahead, seconds a game, plays bays of at most 128 cells when named;\n\
+         a default strategy is always one the rules allow)\n",
     );
     for p in &PRESETS {
         let rules = Rules::preset(p.name).unwrap_or_default();
-        let names: Vec<&str> = strategy::supporting(&rules).map(|e| e.name).collect();
+        let names: Vec<&str> = strategy::every(&rules).map(|e| e.name).collect();
         let mut line = format!("  {:<10}", p.name);
         for name in names {
             if line.len() + 1 + name.len() > 78 {

@@ -86,6 +86,11 @@ pub const DENSITY_CELLS: usize = 1 << 22;
 /// bayes`): its exact and sampled estimates grow faster than the board.
 pub const POSTERIOR_CELLS: usize = 4096;
 
+/// lookahead's largest board, in cells: each probe plays thousands of games of density,
+/// which is fast on boards of at most 128 cells (its fast path, a 128-bit mask a
+/// position); a 10x10 classic game takes about 20 seconds of CPU time even so.
+pub const LOOKAHEAD_CELLS: usize = 128;
+
 // Work and time: bounds on searches and on programs run, so that nothing hangs.
 
 /// How many times the generator starts a stuck fleet again before giving up.

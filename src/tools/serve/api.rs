@@ -262,7 +262,8 @@ fn rules_list() -> Response {
             .field("straight", r.fleet().is_straight())
             .field("rules", Raw(&json::rules(&r)))
     });
-    let body = Object::new().field("presets", Array::of(items)).field("strategies", &strategy::NAMES[..]);
+    let names: Vec<&str> = strategy::STRATEGIES.iter().filter(|e| e.in_all).map(|e| e.name).collect();
+    let body = Object::new().field("presets", Array::of(items)).field("strategies", &names[..]);
     Response::json(200, body.line())
 }
 
@@ -379,6 +380,10 @@ fn trace(req: &Request) -> Response {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
         let seed: u64 = seed.parse().map_err(|_| Response::error(400, "`seed` must be a whole number"))?;
+        if strategy::STRATEGIES.iter().any(|e| e.name == name && !e.in_all) {
+            let why = format!("{name} takes seconds a game; `spot-the-ships play --strategy {name}` plays it");
+            return Err(Response::error(400, &why));
+        }
         let mut strategy =
             strategy::for_rules(name, seed, board.rules()).map_err(|e| Response::error(400, &e.to_string()))?;
         let mut out = Vec::new();

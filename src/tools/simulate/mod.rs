@@ -358,9 +358,13 @@ const BATCH: usize = 64;
 /// Board cells a thread's batch may hold in all (about 2 MB of ship bits).
 const BATCH_CELLS: usize = 1 << 24;
 
-/// The batch of a board of `cells` cells: [`BATCH`], or fewer on large boards.
-fn batch_for(cells: usize) -> usize {
-    (BATCH_CELLS / cells.max(1)).clamp(1, BATCH)
+/// The batch of a board of `cells` cells when `played` games are shared by `threads`:
+/// [`BATCH`], or fewer on large boards, and fewer when the games are few (an eighth of a
+/// thread's share at most, so that every thread gets games to play: a slow strategy, such
+/// as lookahead's 20 seconds a game, would otherwise leave threads idle).
+fn batch_for(cells: usize, played: u64, threads: usize) -> usize {
+    let share = played.div_ceil(threads.max(1) as u64 * 8).max(1);
+    (BATCH_CELLS / cells.max(1)).clamp(1, BATCH).min(usize::try_from(share).unwrap_or(BATCH))
 }
 
 /// Scan counts below this are tallied in a plain array (the hot path of small boards);
@@ -541,7 +545,7 @@ fn play_blocks(
     let mut placer = Placer::with_rules(config.rows, config.cols, &config.rules);
     // Reused from batch to batch: the fleet, the batch's boards and the scan record.
     let mut ships = Vec::with_capacity(config.rules.fleet().len());
-    let batch_size = batch_for(cells);
+    let batch_size = batch_for(cells, config.played(), config.threads);
     let mut boards = Vec::with_capacity(batch_size);
     for _ in 0..batch_size {
         match Board::blank(config.rows, config.cols, &config.rules) {
@@ -773,6 +777,16 @@ mod tests {
             assert_eq!(a.vs_earlier, b.vs_earlier);
             assert_eq!(a.games(), 3000);
         }
+    }
+
+    #[test]
+    fn few_games_are_shared_by_every_thread() {
+        // An eighth of a thread's share at most: 4 games on 2 threads one at a time.
+        assert_eq!(batch_for(100, 4, 2), 1);
+        assert_eq!(batch_for(100, 200, 2), 13);
+        assert_eq!(batch_for(100, 20_000, 2), BATCH);
+        assert_eq!(batch_for(1 << 22, 20_000, 2), (BATCH_CELLS >> 22));
+        assert_eq!(block_for(4, 2, batch_for(100, 4, 2)), 1);
     }
 
     #[test]
