@@ -58,6 +58,10 @@ pub struct Density {
     cols: usize,
     /// The shapes of each kind of the fleet, under the rules.
     shapes: Vec<Vec<Shape>>,
+    /// What `shapes` were made from: each kind's shape as drawn, and whether ships may
+    /// turn (a rollout of lookahead's starts a game of the same fleet thousands of times
+    /// a probe).
+    shaped_from: (Vec<Shape>, bool),
     /// A max-tree over the cells: leaf `leaves + i` holds cell `i`'s total plus one
     /// while it is unknown, 0 once known; each inner node the max of its children.
     tree: Vec<u64>,
@@ -276,7 +280,11 @@ impl Density {
         let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
         let afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
         (self.rows, self.cols) = (scan.rows(), scan.cols());
-        self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+        let (drawn, rotate) = &self.shaped_from;
+        if !drawn.iter().copied().eq(fleet.kinds().iter().map(|k| k.shape)) || *rotate != rules.rotate() {
+            self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
+            self.shaped_from = (fleet.kinds().iter().map(|k| k.shape).collect(), rules.rotate());
+        }
         Ok((rules, fleet, afloat))
     }
 
