@@ -82,7 +82,7 @@ fn strategies() -> String {
     let mut out = String::from(
         "spot-the-ships help strategies: the ways of choosing the next probe\n\n\
          --strategy NAME (the judge, trace, play, generate) and --strategies LIST\n\
-         (simulate, check; `all`: every strategy the rules allow):\n",
+         (simulate, check; `all`: every strategy the rules allow but lookahead):\n",
     );
     out.push_str(&strategy::help_list());
     out.push_str("\nPRESETS EACH CAN PLAY (and any rules of the same kind: see `help rules`)\n");
@@ -99,7 +99,9 @@ fn strategies() -> String {
         "\nsmart and prob take a hit's diagonal neighbours for water: ships must never\n\
          touch; parity and hunt-parity need straight ships. A command's default is\n\
          always one the rules allow: play's prob gives way to bayes, simulate's\n\
-         four (the statement's) to every strategy the rules allow.\n",
+         four (the statement's) to every strategy the rules allow. lookahead plays\n\
+         bays of at most 128 cells (not starwars's 58x23), at seconds a game: it is\n\
+         never a default, and `all` leaves it out.\n",
     );
     out
 }

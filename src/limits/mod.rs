@@ -88,7 +88,7 @@ pub const POSTERIOR_CELLS: usize = 4096;
 
 /// lookahead's largest board, in cells: each probe plays thousands of games of density,
 /// which is fast on boards of at most 128 cells (its fast path, a 128-bit mask a
-/// position); a 10x10 classic game takes about 20 seconds of CPU time even so.
+/// position); a 10x10 classic game takes about 16 seconds of CPU time even so.
 pub const LOOKAHEAD_CELLS: usize = 128;
 
 // Work and time: bounds on searches and on programs run, so that nothing hangs.

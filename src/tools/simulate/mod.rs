@@ -361,7 +361,7 @@ const BATCH_CELLS: usize = 1 << 24;
 /// The batch of a board of `cells` cells when `played` games are shared by `threads`:
 /// [`BATCH`], or fewer on large boards, and fewer when the games are few (an eighth of a
 /// thread's share at most, so that every thread gets games to play: a slow strategy, such
-/// as lookahead's 20 seconds a game, would otherwise leave threads idle).
+/// as lookahead's 16 seconds a game, would otherwise leave threads idle).
 fn batch_for(cells: usize, played: u64, threads: usize) -> usize {
     let share = played.div_ceil(threads.max(1) as u64 * 8).max(1);
     (BATCH_CELLS / cells.max(1)).clamp(1, BATCH).min(usize::try_from(share).unwrap_or(BATCH))
