@@ -546,19 +546,7 @@ mod tests {
             vec![crate::game::ship::Ship::new(Position::new(2, 2), 1, crate::game::position::Orientation::East)],
         )
         .unwrap();
-        /// The cells probed, in order.
-        struct Probes(Vec<Position>);
-        impl crate::scan::observer::ScanObserver for Probes {
-            fn probed(&mut self, pos: Position, _: Source, _: Answer) {
-                self.0.push(pos);
-            }
-        }
-        let first = |d: &mut Density| {
-            let mut probes = Probes(Vec::new());
-            let record = crate::strategy::solve_observed(d, &mut Referee::new(&board), &mut probes).unwrap();
-            assert_finished(&board, &record);
-            probes.0[0]
-        };
+        let first = |d: &mut Density| crate::strategy::testing::probes_of(d, &board)[0].0;
         let mut firsts = [0u32; 9];
         for seed in 0..9000 {
             firsts[first(&mut Density::with_random_ties(seed)).index(3)] += 1;
