@@ -83,7 +83,7 @@ fn size_args(board: &Board) -> Vec<String> {
 fn every_strategy_matches(games: usize, seed: u64, with_fleet: bool) {
     let start = Instant::now();
     std::thread::scope(|scope| {
-        for name in strategy::STRATEGIES.iter().filter(|e| e.in_all).map(|e| e.name) {
+        for name in strategy::all().map(|e| e.name) {
             scope.spawn(move || {
                 let mut rng = Rng::new(seed);
                 for game in 0..games {

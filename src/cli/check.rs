@@ -91,7 +91,7 @@ EXIT STATUS
 /// Pre: none. Post: not empty.
 fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
     let text = p.text("--strategies").unwrap_or_default();
-    let all = strategy::STRATEGIES.iter().filter(|e| e.in_all).map(|e| e.name).collect::<Vec<_>>().join(",");
+    let all = strategy::all().map(|e| e.name).collect::<Vec<_>>().join(",");
     let text = if text.trim() == "all" { all.as_str() } else { text };
     let mut out: Vec<String> = Vec::new();
     for name in text.split(',').map(str::trim) {

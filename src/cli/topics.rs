@@ -2,6 +2,7 @@
 //! protocol`. The commands' own help refers to them instead of repeating them.
 
 use crate::game::rules::{Rules, PRESETS};
+use crate::limits::LOOKAHEAD_CELLS;
 use crate::strategy;
 use std::fmt::Write as _;
 
@@ -51,11 +52,11 @@ fn rules() -> String {
         );
         let _ = writeln!(out, "  {:<10} fleet: {}", "", rules.fleet().describe());
     }
-    out.push_str(
+    out.push_str(&format!(
         "\nSTRATEGIES EACH PRESET ALLOWS (--strategy all and --strategies all play\n\
-         these; lookahead, seconds a game, plays bays of at most 128 cells when named;\n\
+         these; lookahead, seconds a game, plays bays of at most {LOOKAHEAD_CELLS} cells when named;\n\
          a default strategy is always one the rules allow)\n",
-    );
+    ));
     for p in &PRESETS {
         let rules = Rules::preset(p.name).unwrap_or_default();
         let names: Vec<&str> = strategy::every(&rules).map(|e| e.name).collect();
@@ -95,14 +96,14 @@ fn strategies() -> String {
             .collect();
         let _ = writeln!(out, "  {:<width$}  {}", e.name, presets.join(", "));
     }
-    out.push_str(
+    out.push_str(&format!(
         "\nsmart and prob take a hit's diagonal neighbours for water: ships must never\n\
          touch; parity and hunt-parity need straight ships. A command's default is\n\
          always one the rules allow: play's prob gives way to bayes, simulate's\n\
          four (the statement's) to every strategy the rules allow. lookahead plays\n\
-         bays of at most 128 cells (not starwars's 58x23), at seconds a game: it is\n\
+         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at seconds a game: it is\n\
          never a default, and `all` leaves it out.\n",
-    );
+    ));
     out
 }
 

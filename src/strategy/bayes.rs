@@ -121,6 +121,18 @@ impl Default for Bayes {
     }
 }
 
+/// The rules with the scan's fleet, when the posterior can work on `scan`: the fleet is
+/// known, its cells are the bay's ship cells, and a layout's placements stay within
+/// [`BAYES_LAYOUT_WORK`] (`None` otherwise: the strategy plays without it).
+pub(super) fn posterior_rules(scan: &Scan<'_>) -> Option<crate::game::rules::Rules> {
+    let fleet = scan.fleet()?;
+    let work = fleet.len().saturating_mul(2).saturating_mul(scan.rows().saturating_mul(scan.cols()));
+    if fleet.ship_cells() != scan.ship_cells() || work > BAYES_LAYOUT_WORK {
+        return None;
+    }
+    Some(scan.rules().clone().with_fleet(fleet.clone()))
+}
+
 impl ScanStrategy for Bayes {
     fn name(&self) -> &'static str {
         "bayes"
@@ -134,14 +146,7 @@ impl ScanStrategy for Bayes {
         self.estimator.reset(self.seed);
         self.general.reset(self.seed);
         let (rows, cols) = (scan.rows(), scan.cols());
-        let Some(fleet) = scan.fleet().cloned() else {
-            return self.hand_over(scan);
-        };
-        let rules = scan.rules().clone().with_fleet(fleet.clone());
-        let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));
-        if fleet.ship_cells() != scan.ship_cells() || work > BAYES_LAYOUT_WORK {
-            return self.hand_over(scan);
-        }
+        let Some(rules) = posterior_rules(scan) else { return self.hand_over(scan) };
         Bayes::deduce(scan);
         while !scan.is_done() {
             if self.estimator.work().saturating_add(self.general.work()) > BAYES_GAME_WORK {

@@ -14,11 +14,12 @@
 //! it out ([`super::Entry::in_all`]). Without a fleet to draw layouts of, or when the
 //! posterior cannot be sampled, it probes density's cell.
 
+use super::bayes::posterior_rules;
 use super::{Density, ScanStrategy};
 use crate::game::board::Board;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
-use crate::limits::{BAYES_GAME_WORK, BAYES_LAYOUT_WORK, LOOKAHEAD_CELLS};
+use crate::limits::{BAYES_GAME_WORK, LOOKAHEAD_CELLS};
 use crate::posterior::{Estimator, Evidence, Prior, SampledLayout, Settings};
 use crate::scan::observer::{Silent, Source};
 use crate::scan::record::ScanRecord;
@@ -40,10 +41,9 @@ pub struct Lookahead {
     layouts: usize,
     /// Draws the layouts (uniform prior: every layout that agrees equally likely).
     estimator: Estimator,
-    /// Ranks the candidates.
-    ranker: Density,
-    /// Plays the rollouts.
-    player: Density,
+    /// Ranks the candidates and plays the rollouts (and the game, when the posterior
+    /// cannot be used).
+    density: Density,
     /// The layouts of the probe being weighed (kept to reuse their memory).
     drawn: Vec<SampledLayout>,
 }
@@ -63,16 +63,9 @@ impl Lookahead {
             seed,
             layouts,
             estimator: Estimator::with_settings(seed, settings),
-            ranker: Density::default(),
-            player: Density::default(),
+            density: Density::default(),
             drawn: Vec::new(),
         }
-    }
-
-    /// Density's `k` best cells in `scan`'s state, its own first ([`Density::ranked`]).
-    /// Pre: the bay has at most [`LOOKAHEAD_CELLS`] cells. Post: at most `k` unknown cells.
-    pub fn candidates(&mut self, scan: &Scan<'_>, k: usize) -> Result<Vec<Position>, ScanError> {
-        self.ranker.ranked(scan, k)
     }
 
     /// Draws `n` layouts that agree with `scan`'s record under `rules` (whose fleet is
@@ -99,7 +92,7 @@ impl Lookahead {
         for layout in &drawn {
             let Ok(board) = Board::with_rules(scan.rows(), scan.cols(), layout.ships.clone(), rules) else { continue };
             let scans: Option<Vec<f64>> =
-                cands.iter().map(|&c| played_out(&mut self.player, &board, record, c).map(|s| s as f64)).collect();
+                cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
             if let Some(scans) = scans {
                 rows.push((layout.weight * n as f64, scans));
             }
@@ -112,7 +105,7 @@ impl Lookahead {
     /// Pre: the scan is not done. Post: an unknown cell; density's when no other
     /// candidate needs fewer scans on average over the layouts drawn.
     fn choose(&mut self, scan: &Scan<'_>, rules: &Rules) -> Result<Position, ScanError> {
-        let cands = self.candidates(scan, CANDIDATES)?;
+        let cands = self.density.ranked(scan, CANDIDATES)?;
         let Some(&first) = cands.first() else { return Err(scan.exhausted()) };
         if cands.len() == 1 || self.layouts == 0 || self.estimator.work() > BAYES_GAME_WORK {
             return Ok(first);
@@ -186,12 +179,7 @@ impl ScanStrategy for Lookahead {
             return Err(super::too_large(self.name(), rows, cols, scan.rules()));
         }
         self.estimator.reset(self.seed);
-        let Some(fleet) = scan.fleet().cloned() else { return self.ranker.run(scan) };
-        let rules = scan.rules().clone().with_fleet(fleet.clone());
-        let work = fleet.len().saturating_mul(2).saturating_mul(rows.saturating_mul(cols));
-        if fleet.ship_cells() != scan.ship_cells() || work > BAYES_LAYOUT_WORK {
-            return self.ranker.run(scan);
-        }
+        let Some(rules) = posterior_rules(scan) else { return self.density.run(scan) };
         while !scan.is_done() {
             let cell = self.choose(scan, &rules)?;
             scan.probe(cell, Source::Density)?;

@@ -296,12 +296,18 @@ pub fn supporting(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {
     STRATEGIES.iter().filter(move |e| (e.supports)(rules).is_ok())
 }
 
+/// What `all` stands for whatever the rules (check's `--strategies all`, serve's list):
+/// every strategy but lookahead ([`Entry::in_all`]), in the order of [`STRATEGIES`].
+pub fn all() -> impl Iterator<Item = &'static Entry> {
+    STRATEGIES.iter().filter(|e| e.in_all)
+}
+
 /// What `all` stands for under `rules` (`--strategy all`, `--strategies all`, and
-/// simulate's default under rules the statement's four cannot all play): the strategies
-/// that can play them, but lookahead ([`Entry::in_all`]).
+/// simulate's default under rules the statement's four cannot all play): [`all`] that
+/// can play them.
 /// Pre: none. Post: never empty, as [`supporting`].
 pub fn every(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {
-    supporting(rules).filter(|e| e.in_all)
+    all().filter(move |e| (e.supports)(rules).is_ok())
 }
 
 /// Every strategy, strongest first: fewest scans on average under the presets' rules

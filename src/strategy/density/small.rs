@@ -296,7 +296,7 @@ impl Game<'_> {
         if small.kept.len() < KEPT {
             return memory::push(&mut small.kept, kept);
         }
-        if let Some(slot) = small.kept.get_mut(small.next_kept % KEPT) {
+        if let Some(slot) = small.kept.get_mut(small.next_kept) {
             *slot = kept;
         }
         small.next_kept = (small.next_kept + 1) % KEPT;

@@ -262,7 +262,7 @@ fn rules_list() -> Response {
             .field("straight", r.fleet().is_straight())
             .field("rules", Raw(&json::rules(&r)))
     });
-    let names: Vec<&str> = strategy::STRATEGIES.iter().filter(|e| e.in_all).map(|e| e.name).collect();
+    let names: Vec<&str> = strategy::all().map(|e| e.name).collect();
     let body = Object::new().field("presets", Array::of(items)).field("strategies", &names[..]);
     Response::json(200, body.line())
 }
@@ -380,7 +380,7 @@ fn trace(req: &Request) -> Response {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
         let seed: u64 = seed.parse().map_err(|_| Response::error(400, "`seed` must be a whole number"))?;
-        if strategy::STRATEGIES.iter().any(|e| e.name == name && !e.in_all) {
+        if strategy::NAMES.contains(&name) && !strategy::all().any(|e| e.name == name) {
             let why = format!("{name} takes seconds a game; `spot-the-ships play --strategy {name}` plays it");
             return Err(Response::error(400, &why));
         }

@@ -346,7 +346,13 @@ const BLOCK: u64 = 1024;
 /// block taken last by one thread could leave the other idle for as long), but at least
 /// a batch and at most [`BLOCK`].
 fn block_for(played: u64, threads: usize, batch: usize) -> u64 {
-    (played / (threads.max(1) as u64 * 8)).clamp(batch.max(1) as u64, BLOCK)
+    eighth_of_a_share(played, threads).clamp(batch.max(1) as u64, BLOCK)
+}
+
+/// An eighth of each thread's share of `played` games, at least 1: small enough that the
+/// threads end close together.
+fn eighth_of_a_share(played: u64, threads: usize) -> u64 {
+    played.div_ceil(threads.max(1) as u64 * 8).max(1)
 }
 
 /// Games whose boards a thread places before each strategy plays them all in turn: one
@@ -363,8 +369,8 @@ const BATCH_CELLS: usize = 1 << 24;
 /// thread's share at most, so that every thread gets games to play: a slow strategy, such
 /// as lookahead's 16 seconds a game, would otherwise leave threads idle).
 fn batch_for(cells: usize, played: u64, threads: usize) -> usize {
-    let share = played.div_ceil(threads.max(1) as u64 * 8).max(1);
-    (BATCH_CELLS / cells.max(1)).clamp(1, BATCH).min(usize::try_from(share).unwrap_or(BATCH))
+    let share = usize::try_from(eighth_of_a_share(played, threads)).unwrap_or(BATCH);
+    (BATCH_CELLS / cells.max(1)).clamp(1, BATCH).min(share)
 }
 
 /// Scan counts below this are tallied in a plain array (the hot path of small boards);
