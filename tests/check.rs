@@ -4,7 +4,7 @@
 //! trees; the JSON report, `--keep`, `--cases`, `--only` and the exit codes.
 //!
 //! The runs are kept small here (a strategy, few random cases); the heavy measurement
-//! with the defaults is `tests/bench/grading.sh` (its table is in README).
+//! with the defaults is `tests/bench/grading.sh` (its table is in report/grading.md).
 
 use crate::common;
 

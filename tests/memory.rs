@@ -98,7 +98,7 @@ fn capped_quiet(cap: usize, args: &[&str], input: &[u8]) -> Option<Output> {
 
 #[test]
 fn every_strategy_and_command_fits_the_budget_or_says_so() {
-    // The memory budget of README: 8 bytes a cell plus 64 MB, on the 7000x7000 bay of
+    // The memory budget of report/reliability.md: 8 bytes a cell plus 64 MB, on the 7000x7000 bay of
     // the issue (hunt-parity aborted with status 134 on it: its afloat ships were had
     // infallibly). Every strategy plays it to the end, or says why it cannot.
     let cap = 8 * 49_000_000 + (64 << 20);

@@ -1,5 +1,6 @@
-//! README's examples are tests: every ```` ```console ```` block of README.md is run, and
-//! what each command prints must be what README shows.
+//! The documents' examples are tests: every ```` ```console ```` block of README.md and
+//! of every `report/*.md` is run, and what each command prints must be what the
+//! document shows.
 //!
 //! # The format of a console block
 //!
@@ -42,17 +43,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// One command of a block and the lines README shows after it.
+/// One command of a block and the lines the document shows after it.
 #[derive(Debug)]
 struct Step {
     command: String,
     expected: Vec<String>,
 }
 
-/// One console block of README.
+/// One console block of a document.
 #[derive(Debug)]
 struct Block {
-    /// The line of README where the block starts (from 1).
+    /// The line of the document where the block starts (from 1).
     line: usize,
     slow: bool,
     files: Option<Vec<String>>,
@@ -81,7 +82,7 @@ fn settings(lines: &[&str], at: usize) -> (bool, Option<Vec<String>>) {
             } else if let Some(list) = part.strip_prefix("files:") {
                 files.get_or_insert_with(Vec::new).extend(list.split_whitespace().map(str::to_string));
             } else {
-                panic!("README line {}: unknown setting `{part}` (slow or files: PATHS)", k + 1);
+                panic!("document line {}: unknown setting `{part}` (slow or files: PATHS)", k + 1);
             }
         }
     }
@@ -117,12 +118,12 @@ fn blocks(text: &str) -> Vec<Block> {
             } else {
                 match steps.last_mut() {
                     Some(step) => step.expected.push(line.to_string()),
-                    None => panic!("README line {}: a console block must start with a `$ ` command", k + 1),
+                    None => panic!("document line {}: a console block must start with a `$ ` command", k + 1),
                 }
             }
             k += 1;
         }
-        assert!(k < lines.len(), "README line {}: the console block is not closed", start + 1);
+        assert!(k < lines.len(), "document line {}: the console block is not closed", start + 1);
         out.push(Block { line: start + 1, slow, files, steps });
         k += 1;
     }
@@ -170,7 +171,7 @@ fn copy_in(path: &str, dir: &Path) {
             copy_in(&format!("{path}/{}", name.to_string_lossy()), dir);
         }
     } else {
-        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("README asks for `{path}`: {e}"));
+        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("a document asks for `{path}`: {e}"));
     }
 }
 
@@ -218,13 +219,40 @@ fn output_of(command: &str, (dir, status): (&Path, i32), block: &Path, limit: Du
     (String::from_utf8_lossy(&text).into_owned(), ended_in, status)
 }
 
-/// Runs every block that `pick` selects; returns the failures, each described.
+/// The documents whose examples run: README.md, then `report/*.md` in name order.
+fn documents() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("report"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("report/{name}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_string());
+    docs
+}
+
+/// Runs every block of every document that `pick` selects; returns the number of
+/// commands run and the failures, each described.
 fn run_blocks(pick: impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<String>) {
-    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
     let mut failures = Vec::new();
     let mut ran = 0;
-    for (n, block) in blocks(&text).iter().filter(|b| pick(b)).enumerate() {
-        let dir = std::env::temp_dir().join(format!("spot-readme-{}-{}-{n}", std::process::id(), block.line));
+    for doc in documents() {
+        let text = std::fs::read_to_string(root().join(&doc)).unwrap();
+        let (more, mut failed) = run_document(&doc, &text, &pick, limit);
+        ran += more;
+        failures.append(&mut failed);
+    }
+    (ran, failures)
+}
+
+/// Runs every block of `text` (the document `doc`) that `pick` selects.
+fn run_document(doc: &str, text: &str, pick: &impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let tag = doc.replace(['/', '.'], "-");
+    for (n, block) in blocks(text).iter().filter(|b| pick(b)).enumerate() {
+        let dir = std::env::temp_dir().join(format!("spot-readme-{}-{tag}-{}-{n}", std::process::id(), block.line));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         match &block.files {
@@ -239,7 +267,7 @@ fn run_blocks(pick: impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<Str
             let got_lines: Vec<&str> = got.lines().collect();
             if !lines_match(&step.expected, &got_lines) {
                 failures.push(format!(
-                    "README line {}: `$ {}`\n--- README shows:\n{}\n--- it printed:\n{}",
+                    "{doc} line {}: `$ {}`\n--- {doc} shows:\n{}\n--- it printed:\n{}",
                     block.line,
                     step.command,
                     step.expected.join("\n"),
@@ -255,15 +283,15 @@ fn run_blocks(pick: impl Fn(&Block) -> bool, limit: Duration) -> (usize, Vec<Str
 #[test]
 fn readme_examples_print_what_readme_shows() {
     let (ran, failures) = run_blocks(|b| !b.slow, Duration::from_secs(60));
-    assert!(ran >= 10, "only {ran} commands found in README's console blocks");
-    assert!(failures.is_empty(), "{} README example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(ran >= 10, "only {ran} commands found in the documents' console blocks");
+    assert!(failures.is_empty(), "{} example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
 #[test]
-#[ignore = "README's slow examples (minutes): cargo test --release --test all readme:: -- --ignored"]
+#[ignore = "the documents' slow examples (minutes): cargo test --release --test all readme:: -- --ignored"]
 fn readme_slow_examples_print_what_readme_shows() {
     let (_, failures) = run_blocks(|b| b.slow, Duration::from_secs(1800));
-    assert!(failures.is_empty(), "{} README example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(failures.is_empty(), "{} example(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
 #[test]
@@ -303,4 +331,19 @@ fn a_cd_and_the_exit_status_carry_to_the_next_command_as_in_a_terminal() {
     let (_, _, status) = output_of("exit 3", (&block, 0), &block, limit);
     assert_eq!(status, 3);
     let _ = std::fs::remove_dir_all(&block);
+}
+
+#[test]
+fn the_examples_of_readme_and_of_every_report_document_run() {
+    let docs = documents();
+    assert_eq!(docs.first().map(String::as_str), Some("README.md"));
+    for doc in ["report/spec.md", "report/rules.md", "report/grading.md", "report/results.md"] {
+        assert!(docs.iter().any(|d| d == doc), "{doc} is not among the documents run: {docs:?}");
+    }
+    // A failing example in a report document is reported with its file and line.
+    let text = "intro\n```console\n$ echo one\ntwo\n```\n";
+    let (ran, failures) = run_document("report/x.md", text, &|_: &Block| true, Duration::from_secs(10));
+    assert_eq!(ran, 1);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(failures[0].starts_with("report/x.md line 2: `$ echo one`"), "{}", failures[0]);
 }

@@ -1,7 +1,9 @@
-//! The course report must keep up with the code: every fully public struct, enum and
-//! trait declared under `src/` (outside `#[cfg(test)]` items) is named in
-//! `report/report.md` and in the class diagram source `report/classes.dot`, and the
-//! built `report/report.pdf` (and the rendered diagram) are present.
+//! The reports must keep up with the code: every fully public struct, enum and trait
+//! declared under `src/` (outside `#[cfg(test)]` items) is named in the toolkit's class
+//! tables (`report/toolkit.md`) and in its class diagram source `report/classes.dot`;
+//! the judge's classes are named in the course report (`report/report.md`) and its
+//! diagram (`report/judge.dot`), which prints with no text under 8 pt; and the built
+//! `report/report.pdf` (and the rendered diagrams) are present.
 //!
 //! The source is read with a small lexer that blanks comments, string literals and
 //! character literals (keeping line breaks), so a `pub struct` inside a doc comment or
@@ -276,12 +278,12 @@ fn every_pub_type_is_in_the_report_and_the_diagram() {
     for core in ["Board", "ScanStrategy", "Sonar", "ScanObserver", "Scan"] {
         assert!(names.contains(&core), "the scanner did not find `{core}` in src/: found {names:?}");
     }
-    let report = read("report/report.md");
+    let tables = read("report/toolkit.md");
     let diagram = read("report/classes.dot");
     let mut missing = Vec::new();
     for (name, file) in &types {
-        if !has_word(&report, name) {
-            missing.push(format!("{name} ({file}) is not named in report/report.md"));
+        if !has_word(&tables, name) {
+            missing.push(format!("{name} ({file}) is not named in report/toolkit.md"));
         }
         if !has_word(&diagram, name) {
             missing.push(format!("{name} ({file}) is not named in report/classes.dot"));
@@ -290,12 +292,80 @@ fn every_pub_type_is_in_the_report_and_the_diagram() {
     assert!(missing.is_empty(), "the report is behind the code:\n  {}", missing.join("\n  "));
 }
 
+/// The judge's classes: what the course report and its Figure 1 must show.
+const JUDGE_CLASSES: [&str; 17] = [
+    "JudgeInput",
+    "InputError",
+    "Board",
+    "BoardError",
+    "Ship",
+    "Position",
+    "ScanStrategy",
+    "Linear",
+    "Smart",
+    "Probabilistic",
+    "Likelihood",
+    "Scan",
+    "ScanError",
+    "Sonar",
+    "Referee",
+    "ScanRecord",
+    "ScanObserver",
+];
+
+#[test]
+fn the_course_report_shows_the_judges_classes() {
+    let types = declared_types();
+    let (report, diagram) = (read("report/report.md"), read("report/judge.dot"));
+    for name in JUDGE_CLASSES {
+        assert!(types.iter().any(|(n, _)| n == name), "`{name}` is no longer a pub type of src/");
+        assert!(has_word(&report, name), "{name} is not named in report/report.md");
+        assert!(has_word(&diagram, name), "{name} is not in report/judge.dot");
+    }
+}
+
+/// The printable width of the report's landscape page in points: A4's 297 mm less the
+/// two 6 mm margins of `@page wide` in report.css (checked below).
+const WIDE_PAGE_PT: f64 = 285.0 / 25.4 * 72.0;
+
+/// A number attribute of an SVG tag (`width="977pt"` -> 977).
+fn svg_number(text: &str, attribute: &str) -> Option<f64> {
+    let at = text.find(&format!("{attribute}=\""))? + attribute.len() + 2;
+    let digits: String = text[at..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    digits.parse().ok()
+}
+
+#[test]
+fn the_judges_diagram_prints_with_no_text_under_8_points() {
+    let css = read("report/report.css");
+    assert!(
+        css.contains("@page wide {\n  size: A4 landscape;\n  margin: 6mm 6mm 9mm 6mm;"),
+        "report.css's wide page changed"
+    );
+    for (svg_file, page_pt) in [("report/judge.svg", WIDE_PAGE_PT), ("report/modules.svg", 176.0 / 25.4 * 72.0)] {
+        let svg = read(svg_file);
+        let width = svg_number(&svg, "width").unwrap_or_else(|| panic!("{svg_file}: no width (run report/build)"));
+        let scale = (page_pt / width).min(1.0);
+        let smallest = svg
+            .match_indices("font-size=\"")
+            .filter_map(|(k, _)| svg_number(&svg[k..], "font-size"))
+            .fold(f64::INFINITY, f64::min);
+        assert!(smallest.is_finite(), "{svg_file}: no text found");
+        assert!(
+            smallest * scale >= 8.0,
+            "{svg_file}: its smallest text ({smallest} pt in a drawing {width} pt wide) prints at {:.1} pt",
+            smallest * scale
+        );
+    }
+}
+
 #[test]
 fn report_pdf_and_diagram_are_built() {
     let pdf_path = root().join("report/report.pdf");
     let pdf =
         fs::read(&pdf_path).unwrap_or_else(|e| panic!("cannot read {}: {e} (run report/build)", pdf_path.display()));
     assert!(pdf.starts_with(b"%PDF"), "report/report.pdf is not a PDF");
-    let svg = read("report/classes.svg");
-    assert!(svg.contains("<svg"), "report/classes.svg is not an SVG (run report/build)");
+    for svg in ["report/classes.svg", "report/judge.svg", "report/modules.svg"] {
+        assert!(read(svg).contains("<svg"), "{svg} is not an SVG (run report/build)");
+    }
 }

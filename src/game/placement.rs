@@ -1,6 +1,6 @@
 //! Random fleets: ships placed at random within the rules.
 //!
-//! The model (also in the README): ships are placed largest first, each uniformly at
+//! The model (also in report/rules.md): ships are placed largest first, each uniformly at
 //! random among the placements that are valid given the ships already placed (inside
 //! the board, not on or next to another ship). A size-1 ship has one placement per cell;
 //! a longer ship one per cell and orientation that fits. A fleet that gets stuck (a ship

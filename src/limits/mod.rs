@@ -1,6 +1,6 @@
 //! Limits: every cap on what the program reads, the boards each part plays, and the work
 //! and time it spends, one constant per concept, each with its reason. A limit passed is
-//! an error that names it (README, "Reliability: limits", lists them for users); memory
+//! an error that names it (report/reliability.md, "Limits", lists them for users); memory
 //! itself is asked for fallibly ([`memory`]).
 
 pub mod memory;

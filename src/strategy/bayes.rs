@@ -246,7 +246,7 @@ mod tests {
 
     /// The classic game with the posterior estimated from more and more sampled layouts,
     /// against density on the same boards: greedy play on an ever better posterior comes
-    /// to density's mean, not below it (see README, "Rules"). A measurement: `cargo test
+    /// to density's mean, not below it (see report/results.md, "What was tried"). A measurement: `cargo test
     /// --release --lib classic_posterior -- --ignored --nocapture` (about 2 minutes).
     #[test]
     #[ignore = "a measurement: run with --ignored --nocapture"]

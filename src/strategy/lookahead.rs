@@ -7,7 +7,7 @@
 //! average over the layouts, density's own cell among equals. Density draws nothing at
 //! random, so all the candidates meet the same layouts and the noise they share cancels
 //! out; what is left is why the layouts must be many: with too few, the noise picks worse
-//! cells than density's (README, "Classic Battleship against the best-known results").
+//! cells than density's (report/results.md, "Classic Battleship").
 //!
 //! Each probe plays thousands of games of density, so it plays boards of at most
 //! [`LOOKAHEAD_CELLS`] cells (density's fast path) and costs seconds a game: `all` leaves
@@ -30,7 +30,7 @@ use crate::scan::{Scan, ScanError};
 pub const CANDIDATES: usize = 5;
 
 /// How many layouts each probe draws. Choosing on 8,192 gains about half a scan a classic
-/// game over density; on 2,048 it loses a fifth of one (README).
+/// game over density; on 2,048 it loses a fifth of one (report/results.md).
 pub const LAYOUTS: usize = 8192;
 
 /// The lookahead scanner.

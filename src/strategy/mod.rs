@@ -311,7 +311,7 @@ pub fn every(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {
 }
 
 /// Every strategy, strongest first: fewest scans on average under the presets' rules
-/// (README's Results: bayes is the best or within 1% of the best under every preset),
+/// (report/results.md: bayes is the best or within 1% of the best under every preset),
 /// but lookahead last: it beats density by about half a scan on the classic board, at
 /// seconds a game, so it is played only when named. Defaults that must pick one
 /// strategy for rules take the first that can play them.

@@ -578,7 +578,7 @@ mod tests {
     /// The default cases (samples, edge, 300 random) counted by feature, per strategy:
     /// every feature is reached by every strategy's cases, at most 5% have no ship.
     /// `cargo test --release --lib cases::tests::features_are_spread -- --nocapture`
-    /// prints the table README shows.
+    /// prints the table report/grading.md shows.
     #[test]
     fn features_are_spread_over_the_default_cases() {
         let mut cases = samples(&all());
