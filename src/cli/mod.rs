@@ -281,20 +281,6 @@ pub(crate) fn with_progress<T: Send>(
     result.map_err(|_| CliError::Invalid(format!("{what} stopped unexpectedly")))
 }
 
-/// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
-/// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
-/// Pre: none. Post: `0.0` for an empty whole.
-pub(crate) fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 || part == 0 {
-        return "0.0".into();
-    }
-    if part >= whole {
-        return "100.0".into();
-    }
-    let tenths = (1000.0 * part as f64 / whole as f64).round().clamp(1.0, 999.0);
-    format!("{:.1}", tenths / 10.0)
-}
-
 /// The colour rule: `always` and `never` win; `auto` colours a terminal unless
 /// `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
 pub(crate) fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
@@ -542,7 +528,7 @@ pub(crate) fn ship_json(record: &crate::scan::record::ScanRecord, rules: &crate:
 
 #[cfg(test)]
 mod tests {
-    use super::{color_wanted, percent};
+    use super::color_wanted;
 
     #[test]
     fn colour_follows_the_flag_then_the_terminal_and_environment() {
@@ -552,15 +538,5 @@ mod tests {
         assert!(!color_wanted("auto", false, false, false));
         assert!(!color_wanted("auto", true, true, false), "NO_COLOR");
         assert!(!color_wanted("auto", true, false, true), "TERM=dumb");
-    }
-
-    #[test]
-    fn percentages_are_exact_at_the_ends_only() {
-        assert_eq!(percent(0, 10), "0.0");
-        assert_eq!(percent(10, 10), "100.0");
-        assert_eq!(percent(9996, 10_000), "99.9");
-        assert_eq!(percent(4, 10_000), "0.1");
-        assert_eq!(percent(1, 3), "33.3");
-        assert_eq!(percent(1, 0), "0.0");
     }
 }

@@ -93,8 +93,34 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     d.last().copied().unwrap_or(0)
 }
+/// `part` of `whole` in percent with one decimal, never shown as 100.0 or 0.0 unless
+/// it is exactly that (99.96% shows 99.9, 0.04% shows 0.1).
+/// Pre: none. Post: `0.0` for an empty whole.
+pub(crate) fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 || part == 0 {
+        return "0.0".into();
+    }
+    if part >= whole {
+        return "100.0".into();
+    }
+    let tenths = (1000.0 * part as f64 / whole as f64).round().clamp(1.0, 999.0);
+    format!("{:.1}", tenths / 10.0)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_are_exact_at_the_ends_only() {
+        assert_eq!(percent(0, 10), "0.0");
+        assert_eq!(percent(10, 10), "100.0");
+        assert_eq!(percent(9996, 10_000), "99.9");
+        assert_eq!(percent(4, 10_000), "0.1");
+        assert_eq!(percent(1, 3), "33.3");
+        assert_eq!(percent(1, 0), "0.0");
+    }
+
     use super::{count, edit_distance, escaped, nearest, shown};
 
     #[test]

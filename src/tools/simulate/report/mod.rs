@@ -9,6 +9,8 @@
 //! order; `vs_first` and `vs_earlier` on all strategies but the first, `forfeits` with
 //! `--forfeit-as-max`, `shard` for a shard's report.
 
+pub(crate) mod text;
+
 use crate::render::json::{self, Array, JsonError, Member, Object, Raw, Value};
 use crate::tools::simulate::{SimResult, StrategyStats};
 use std::collections::BTreeMap;
