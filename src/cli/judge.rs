@@ -110,12 +110,13 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     }
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
     let record = strategy::solve(strategy.as_mut(), &mut Referee::new(&board))?;
+    let places = crate::posterior::ship_places(&record, board.rules());
     if json {
-        let ships = super::ship_json(&record, board.rules());
+        let ships = crate::render::places::json(&places);
         record.write_json(Some(&board), ships.as_deref(), io.stdout)?;
         return Ok(());
     }
-    io.stdout.write_all(super::ship_lines(&record, board.rules()).as_bytes())?;
+    io.stdout.write_all(crate::render::places::lines(&places).as_bytes())?;
     record.write_output(Some(&board), io.stdout)?;
     Ok(())
 }

@@ -366,7 +366,7 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
         None => &mut *io.stdout,
     };
     if fleet_known {
-        out.write_all(super::ship_lines(&record, &rules).as_bytes())?;
+        out.write_all(crate::render::places::lines(&crate::posterior::ship_places(&record, &rules)).as_bytes())?;
     }
     record.write_output(None, out)?;
     out.flush()?;

@@ -34,7 +34,7 @@ pub(crate) fn run(
         writeln!(io.stdout, "token: {}", sonar.token())?;
     }
     let record = strategy::solve(strategy.as_mut(), &mut sonar)?;
-    io.stdout.write_all(super::ship_lines(&record, &rules).as_bytes())?;
+    io.stdout.write_all(crate::render::places::lines(&crate::posterior::ship_places(&record, &rules)).as_bytes())?;
     io.stdout.write_all(record.render_output(None).as_bytes())?;
     Ok(())
 }

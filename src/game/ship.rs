@@ -83,6 +83,17 @@ impl fmt::Display for Ship {
     }
 }
 
+/// Where a ship of a named or drawn fleet is, from the answers alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// One place: the top-left corner of its drawing's box.
+    At(Position),
+    /// Ships that touch leave this many places for the ships of this kind.
+    Places(usize),
+    /// Too many places to list.
+    TooMany,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

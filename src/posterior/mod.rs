@@ -57,7 +57,7 @@ pub use estimator::{Estimator, SampledLayout};
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
-use crate::game::ship::MAX_SHIP;
+use crate::game::ship::{Placed, MAX_SHIP};
 use crate::limits::POSTERIOR_CELLS;
 use crate::scan::record::{AnswerLog, CellState, ScanRecord};
 use model::Model;
@@ -436,6 +436,35 @@ fn exact_of(ev: &Facts<'_>, prior: Prior, node_limit: usize) -> Result<Option<Po
         Some(c) => finish_exact(&t, &m, ev.grid, c).map(Some),
         None => Ok(None),
     }
+}
+
+/// Where each ship of a named or drawn fleet is, once every ship cell is found, by
+/// name; empty for a fleet given as straight sizes (Problem G's output does not change).
+/// Pre: `record` is a finished scan under `rules`. Post: one entry per ship placed,
+/// one per kind otherwise.
+pub(crate) fn ship_places(record: &ScanRecord, rules: &Rules) -> Vec<(String, Placed)> {
+    let fleet = rules.fleet();
+    if !fleet.is_named() && fleet.is_straight() {
+        return Vec::new();
+    }
+    let ev = Evidence { known: record, wrecks: None, rules };
+    let places = locate(&ev, 2_000_000);
+    let mut out = Vec::new();
+    for (k, kind) in fleet.kinds().iter().enumerate() {
+        let list = match &places {
+            Ok(Some(all)) => all.get(k).cloned().unwrap_or_default(),
+            _ => {
+                out.push((kind.name.clone(), Placed::TooMany));
+                continue;
+            }
+        };
+        if list.len() == kind.count {
+            out.extend(list.iter().map(|ship| (kind.name.clone(), Placed::At(ship.start))));
+        } else {
+            out.push((kind.name.clone(), Placed::Places(list.len())));
+        }
+    }
+    out
 }
 
 /// Where each ship may be once every ship cell is found: for each kind of the rules'

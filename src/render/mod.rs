@@ -3,4 +3,5 @@
 
 pub mod coords;
 pub mod json;
+pub(crate) mod places;
 pub(crate) mod words;
