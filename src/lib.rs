@@ -4,22 +4,25 @@
 //! # The crate's map
 //!
 //! The folders follow the judge's pipeline, three-line input -> [`Board`] of [`Ship`]s
-//! -> [`ScanStrategy`] -> final grid and count. No file imports another that imports
-//! it back (`python3 ../shared/tools/cycles.py src`), and a folder uses only the folders
-//! above it in this list, with two exceptions left: `game` and `render` use each other
-//! (render names positions and rules; game quotes user text with render's words), and
-//! the web server (`tools::serve`) reuses `advise`'s flag handling in `cli`.
+//! -> [`ScanStrategy`] -> final grid and count. A folder uses only the folders above it
+//! in this list; the `layers` test (`cargo test --release --test all layers`) reads
+//! `src/` and fails when one uses a folder below it, or when two use each other, but
+//! for the exceptions still left, named here:
+//!
+//! - exception: `tools` uses `cli`: the web server (`tools::serve`) still turns a
+//!   request into `advise`'s and `referee`'s flags (to go: typed requests).
 //!
 //! | folder        | what lives there |
 //! |---------------|------------------|
+//! | `sys`         | the crate's only `unsafe` code: the few system calls std lacks (`kill`, `prctl`, `wait4`, signals, `renameat2`) |
 //! | [`limits`]    | every limit (what is read, the boards each part plays, work and time), each with its reason; allocations that may fail |
+//! | `text`        | words for people: counted nouns, quoted user text, did-you-mean, percentages |
 //! | [`game`]      | positions, shapes, ships, fleets, the rules, the hidden [`Board`], the judge's input ([`game::input`]), the random placement of fleets |
 //! | [`render`]    | what is printed: cells in letters, counted nouns, quoted user text, did-you-mean, JSON (the one writer and reader every command's JSON goes through) |
 //! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), `advise`'s state file read into a record ([`scan::state`]) and what the rules settle from what is known ([`scan::deduce`]), who watches ([`scan::observer`]), the scan itself ([`Scan`], whose lane is chosen once: quiet when a board answers and nobody watches) |
 //! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
 //! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
-//! | `sys`         | the crate's only `unsafe` code: the few system calls std lacks (`kill`, `prctl`, `wait4`, signals, `renameat2`) |
 //! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
 //!
 //! # How one probe flows
@@ -48,6 +51,7 @@ pub mod scan;
 pub mod strategy;
 #[allow(unsafe_code)]
 pub(crate) mod sys;
+pub(crate) mod text;
 pub mod tools;
 
 pub use game::board::Board;

@@ -16,6 +16,7 @@ mod floor;
 mod golden;
 mod hostile;
 mod journeys;
+mod layers;
 mod memory;
 mod optimum;
 mod pipes;

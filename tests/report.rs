@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 }
 
 /// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
@@ -39,7 +39,7 @@ fn is_ident(c: char) -> bool {
 
 /// The source with comments and the contents of string and character literals replaced
 /// by spaces (line breaks kept, so line structure survives).
-fn blank_literals(src: &str) -> String {
+pub(crate) fn blank_literals(src: &str) -> String {
     let chars: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
@@ -153,7 +153,7 @@ fn blank_literals(src: &str) -> String {
 
 /// The blanked source with every item that follows a `#[cfg(test)]` attribute removed
 /// (up to its matching closing brace, or its `;` when it has no body).
-fn without_test_items(code: &str) -> String {
+pub(crate) fn without_test_items(code: &str) -> String {
     const ATTR: &str = "#[cfg(test)]";
     let mut out = String::with_capacity(code.len());
     let mut rest = code;

@@ -149,7 +149,7 @@ impl Fleet {
                 _ => {
                     return Err(format!(
                         "`{}` is not a ship size {MIN_SHIP}..={MAX_SHIP} (give sizes like 5,4,3,3,2)",
-                        crate::render::words::shown(item.as_bytes())
+                        crate::text::shown(item.as_bytes())
                     ))
                 }
             }
@@ -211,8 +211,8 @@ impl Fleet {
                             line,
                             why: format!(
                                 "ship name `{}`: `{}` is not allowed (letters, digits, `-`, `_` and spaces only)",
-                                crate::render::words::escaped(&name),
-                                crate::render::words::escaped(&bad.to_string())
+                                crate::text::escaped(&name),
+                                crate::text::escaped(&bad.to_string())
                             ),
                         });
                     }

@@ -14,7 +14,7 @@ use crate::game::rules::Rules;
 use crate::game::shape::Shape;
 use crate::game::ship::Ship;
 use crate::limits::TOKEN_BYTES;
-use crate::render::words::shown;
+use crate::text::shown;
 use std::fmt;
 use std::io::{self, BufRead};
 
@@ -181,7 +181,7 @@ impl fmt::Display for InputError {
         match self {
             InputError::Empty => write!(f, "empty input: expected a strategy name on the first line"),
             InputError::UnknownStrategy { found, line, valid } => {
-                let hint = crate::render::words::nearest(found, valid).map(|n| format!("did you mean `{n}`? "));
+                let hint = crate::text::nearest(found, valid).map(|n| format!("did you mean `{n}`? "));
                 write!(
                     f,
                     "unknown strategy `{found}` (line {line}); {}valid names: {}",

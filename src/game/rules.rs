@@ -216,7 +216,7 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::UnknownPreset(name) => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-                let hint = crate::render::words::nearest(name, &names).map(|n| format!("did you mean `{n}`? "));
+                let hint = crate::text::nearest(name, &names).map(|n| format!("did you mean `{n}`? "));
                 write!(
                     f,
                     "--rules: no rules called `{name}`; {}presets: {}",

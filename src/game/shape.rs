@@ -61,7 +61,7 @@ impl fmt::Display for ShapeError {
                 "drawing row {}, column {} holds `{}`: only `X` (ship cell) and `.` (gap) are allowed",
                 row + 1,
                 col + 1,
-                crate::render::words::escaped(&ch.to_string())
+                crate::text::escaped(&ch.to_string())
             ),
             ShapeError::TooLarge { rows, cols } => {
                 write!(f, "the drawing's box is {rows}x{cols}, more than {SHAPE_BOX_CELLS} cells")

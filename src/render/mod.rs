@@ -4,4 +4,6 @@
 pub mod coords;
 pub mod json;
 pub(crate) mod places;
-pub(crate) mod words;
+/// The words of messages live below `game`, which quotes user text with them; render
+/// keeps its old name for them.
+pub(crate) use crate::text as words;
