@@ -129,23 +129,34 @@ fn find_head(buf: &[u8], limits: &Limits, scanned: &mut usize) -> Result<Option<
         };
     };
     // The end of the head: an empty line (CRLF or LF) after the request line.
+    let headers_from = from + line_end + 1;
+    let too_long = |end: usize| {
+        if end.saturating_sub(headers_from) > limits.headers + 2 {
+            Err((431, format!("the header section is longer than {} bytes", limits.headers)))
+        } else {
+            Ok(())
+        }
+    };
     let mut k = (*scanned).max(from + line_end);
     while let Some(&b) = buf.get(k) {
         if b == b'\n' {
-            match (buf.get(k + 1), buf.get(k + 2)) {
-                (Some(b'\n'), _) => return Ok(Some((from, k + 2))),
-                (Some(b'\r'), Some(b'\n')) => return Ok(Some((from, k + 3))),
+            let end = match (buf.get(k + 1), buf.get(k + 2)) {
+                (Some(b'\n'), _) => Some(k + 2),
+                (Some(b'\r'), Some(b'\n')) => Some(k + 3),
                 (Some(b'\r'), None) | (None, _) => break,
-                _ => {}
+                _ => None,
+            };
+            if let Some(end) = end {
+                // The same cap whether the end came or not (so a head read in pieces
+                // is refused as it is read whole).
+                too_long(end)?;
+                return Ok(Some((from, end)));
             }
         }
         k += 1;
     }
     *scanned = k;
-    let header_bytes = buf.len().saturating_sub(from + line_end + 1);
-    if header_bytes > limits.headers + 2 {
-        return Err((431, format!("the header section is longer than {} bytes", limits.headers)));
-    }
+    too_long(buf.len())?;
     Ok(None)
 }
 
@@ -446,8 +457,124 @@ mod tests {
         assert_eq!(decode("a%20b+c").as_deref(), Some("a b c"));
         assert_eq!(decode("%zz"), None);
         assert_eq!(decode("%4"), None);
+        assert_eq!(decode("%+f"), None, "two hex digits, no sign");
+        assert_eq!(decode("%-1"), None);
+        assert_eq!(decode("%2B1").as_deref(), Some("+1"));
+        assert_eq!(decode("%c3%a9").as_deref(), Some("\u{e9}"));
+        assert_eq!(decode("%e9"), None, "not UTF-8");
         let pairs = query_pairs("method=GetCellAt&row=1&col=2&flag").unwrap();
         assert_eq!(pairs.len(), 4);
         assert_eq!(pairs[3], ("flag".to_string(), String::new()));
+    }
+
+    #[test]
+    fn framing_is_refused_where_two_readers_could_disagree() {
+        let post = |h: &str| refused(&format!("POST / HTTP/1.1\r\n{h}\r\n\r\n{{}}"));
+        assert_eq!(post("Content-Length: 2\r\nContent-Length: 3"), 400);
+        assert_eq!(post("Content-Length: +2"), 400);
+        assert_eq!(post("Content-Length: 2, 2"), 400);
+        assert_eq!(post("Content-Length:"), 400);
+        assert_eq!(post("Transfer-Encoding: chunked\r\nContent-Length: 2"), 501);
+        assert_eq!(post("Transfer-Encoding: identity"), 501);
+        assert_eq!(post("Content-Length: 99999999999999999999999"), 413);
+        assert_eq!(post(" folded: x"), 400);
+        assert_eq!(post("X: a\u{1}b"), 400);
+        assert_eq!(refused("GET /a\u{7f} HTTP/1.1\r\n\r\n"), 400);
+        assert_eq!(refused("GET / http/1.1\r\n\r\n"), 400);
+        let r = read("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 002\r\n\r\n{}").unwrap_err();
+        assert_eq!(r, Some(400), "002 and 2 are written differently");
+        let r = read("POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}").unwrap();
+        assert_eq!(r.body, b"{}");
+    }
+
+    #[test]
+    fn a_request_is_read_a_piece_at_a_time() {
+        let limits = Limits::default();
+        let text = b"\r\nPOST /api/games HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.1\r\n\r\n";
+        let mut reader = RequestReader::default();
+        let mut done = None;
+        for k in 1..=text.len() {
+            match reader.next(&text[..k], &limits) {
+                Parse::Partial => {}
+                Parse::Done(r, used) => {
+                    done = Some((r, used, k));
+                    break;
+                }
+                Parse::Refuse(s, m) => panic!("{s} {m}"),
+            }
+        }
+        let (r, used, k) = done.unwrap();
+        assert_eq!((r.method.as_str(), r.body.as_slice(), used), ("POST", &b"abc"[..], k));
+        // The rest is the next request.
+        assert!(matches!(reader.next(&text[used..], &limits), Parse::Done(ref r, _) if r.method == "GET"));
+        // Caps are seen before the end comes: a request line that goes on, headers that go on.
+        let line = format!("GET /{}", "a".repeat(9000));
+        assert!(matches!(RequestReader::default().next(line.as_bytes(), &limits), Parse::Refuse(414, _)));
+        let headers = format!("GET / HTTP/1.1\r\nX: {}", "a".repeat(17_000));
+        assert!(matches!(RequestReader::default().next(headers.as_bytes(), &limits), Parse::Refuse(431, _)));
+        let blank = "\r\n".repeat(600);
+        assert!(matches!(RequestReader::default().next(blank.as_bytes(), &limits), Parse::Refuse(400, _)));
+        // A body over the cap is refused from its announced length.
+        let big = "POST / HTTP/1.1\r\nContent-Length: 2000000\r\n\r\n";
+        assert!(matches!(RequestReader::default().next(big.as_bytes(), &limits), Parse::Refuse(413, _)));
+    }
+
+    #[test]
+    fn fuzzed_bytes_read_in_pieces_read_as_they_do_whole() {
+        // A fixed seed (xorshift): the same cases every run.
+        let mut x: u64 = 0x2026_1127_0235;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let parts: [&[u8]; 16] = [
+            b"GET ",
+            b"POST ",
+            b"/api/games",
+            b"?a=%+f",
+            b" HTTP/1.1",
+            b" HTTP/1.0",
+            b"\r\n",
+            b"\n",
+            b"\r",
+            b"Content-Length: 3\r\n",
+            b"Content-Length: +3\r\n",
+            b"Transfer-Encoding: chunked\r\n",
+            b"X: y\r\n",
+            b"abc",
+            b"\xff\x00",
+            b":",
+        ];
+        let limits = Limits { line: 64, headers: 128, header_count: 4, body: 16, request_time: Duration::from_secs(1) };
+        for _ in 0..20_000 {
+            let mut bytes = Vec::new();
+            for _ in 0..(next() % 12) {
+                bytes.extend_from_slice(parts[(next() % 16) as usize]);
+            }
+            let whole = RequestReader::default().next(&bytes, &limits);
+            let mut reader = RequestReader::default();
+            let mut pieces = Parse::Partial;
+            let mut k = 0;
+            while k < bytes.len() {
+                k = (k + 1 + (next() % 8) as usize).min(bytes.len());
+                pieces = reader.next(&bytes[..k], &limits);
+                if !matches!(pieces, Parse::Partial) {
+                    break;
+                }
+            }
+            let shown = String::from_utf8_lossy(&bytes);
+            match (&whole, &pieces) {
+                (Parse::Partial, Parse::Partial) => {}
+                (Parse::Done(a, n), Parse::Done(b, m)) => assert!(a == b && n == m, "{shown:?}"),
+                (Parse::Refuse(a, _), Parse::Refuse(b, _)) => {
+                    assert!(a == b && [400, 413, 414, 431, 501, 505].contains(a), "{shown:?}")
+                }
+                // Read whole, a request can be refused for a later cap that pieces
+                // found only after a request was done: never the other way.
+                _ => panic!("{shown:?}: whole {whole:?}, in pieces {pieces:?}"),
+            }
+        }
     }
 }
