@@ -302,9 +302,11 @@ pub(crate) const EPOLLOUT: u32 = 0x004;
 pub(crate) const EPOLLERR: u32 = 0x008;
 /// `EPOLLHUP`: hung up (always reported).
 pub(crate) const EPOLLHUP: u32 = 0x010;
-/// `EPOLLONESHOT`: once an event is reported, the descriptor waits for nothing (errors
-/// and hang-ups included) until [`Epoll::modify`] arms it again.
-pub(crate) const EPOLLONESHOT: u32 = 1 << 30;
+/// `EPOLLRDHUP`: the peer closed its side (or shut down writing).
+pub(crate) const EPOLLRDHUP: u32 = 0x2000;
+/// `EPOLLET`: edge-triggered: an event is reported when it starts to hold, not for as
+/// long as it holds.
+pub(crate) const EPOLLET: u32 = 1 << 31;
 
 /// An epoll instance (`epoll(7)`): a set of file descriptors, each with the events it
 /// waits for and a number of the caller's that names it in what [`Epoll::wait`] reports.
@@ -557,15 +559,23 @@ mod tests {
         epoll.modify(b.as_fd(), 0, 5).unwrap();
         epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
         assert!(out.is_empty(), "waiting for nothing");
-        // One-shot: a hang-up is reported once, then nothing until armed again.
-        epoll.modify(b.as_fd(), EPOLLONESHOT, 6).unwrap();
+        // Edge-triggered: reported once when it starts to hold, not while it holds.
+        epoll.modify(b.as_fd(), EPOLLIN | EPOLLRDHUP | EPOLLET, 6).unwrap();
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert_eq!(out, [Ready { key: 6, events: EPOLLIN }], "the unread byte, once");
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert!(out.is_empty(), "not again");
+        a.write_all(b"y").unwrap();
+        epoll.wait(&mut out, Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(out, [Ready { key: 6, events: EPOLLIN }], "a new byte: a new edge");
         drop(a);
         epoll.wait(&mut out, Some(Duration::from_secs(5))).unwrap();
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].key, 6);
         assert_ne!(out[0].events & EPOLLHUP, 0, "a hang-up is always reported");
+        assert_ne!(out[0].events & EPOLLRDHUP, 0);
         epoll.wait(&mut out, Some(Duration::from_millis(20))).unwrap();
-        assert!(out.is_empty(), "one shot");
+        assert!(out.is_empty(), "one edge");
         epoll.modify(b.as_fd(), 0, 7).unwrap();
         epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
         assert_eq!(out.len(), 1, "armed again: the hang-up holds");

@@ -219,8 +219,8 @@ fn main() {
             let wall = start.elapsed().as_secs_f64();
             println!(
                 "{n} clients ({} idle connections beside): {games} whole games, {errors} errors, {} probes ({:.1} per game) in {wall:.2} s ({:.0} probes/s)",
-                all.len(),
                 held.len(),
+                all.len(),
                 all.len() as f64 / games.max(1) as f64,
                 all.len() as f64 / wall
             );

@@ -8,7 +8,7 @@
 //! first byte to its last, and [`WRITE_TIME`] for a response to be taken.
 
 use super::{api, http, State};
-use crate::sys::{Epoll, Ready, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLONESHOT, EPOLLOUT};
+use crate::sys::{Epoll, Ready, EPOLLERR, EPOLLET, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -124,8 +124,12 @@ struct Conn {
     written: usize,
     /// Close (after [`Phase::Closing`]) once `out` is written.
     close_after: bool,
-    /// What the epoll set waits for on it now.
-    watching: u32,
+    /// The socket may have bytes (or its end) not read yet: it is watched
+    /// edge-triggered, once for all, so this remembers a report not acted on.
+    readable: bool,
+    /// The peer has closed its side: read until the end is seen (a short read does not
+    /// mean the socket has nothing more then: the end may wait behind the bytes).
+    hung_up: bool,
     /// Responses written.
     served: usize,
 }
@@ -152,6 +156,8 @@ struct Loop<'a> {
     paused_until: Option<Instant>,
     scratch: Vec<u8>,
     waiting_jobs: usize,
+    /// Connections whose turn at reading ended with bytes left.
+    again: Vec<usize>,
 }
 
 /// Makes the pieces the loop and the workers share.
@@ -230,12 +236,21 @@ pub(crate) fn run(state: &State, shared: &Shared, listener: TcpListener, wake_re
         paused_until: None,
         scratch: vec![0u8; 64 * 1024],
         waiting_jobs: 0,
+        again: Vec::new(),
     };
     let mut events = Vec::with_capacity(1024);
     let mut last_tick = Instant::now();
     while !state.stop.load(Ordering::SeqCst) {
-        if lp.epoll.wait(&mut events, Some(TICK)).is_err() {
+        let wait = if lp.again.is_empty() { TICK } else { Duration::ZERO };
+        if lp.epoll.wait(&mut events, Some(wait)).is_err() {
             std::thread::sleep(TICK);
+        }
+        for slot in std::mem::take(&mut lp.again) {
+            let more = matches!(lp.conns.get(slot), Some(Some(c)) if c.readable
+                && matches!(c.phase, Phase::Idle | Phase::Reading | Phase::Closing));
+            if more {
+                lp.read(slot);
+            }
         }
         for &Ready { key, events: what } in &events {
             match key {
@@ -325,7 +340,9 @@ impl Loop<'_> {
             *g = g.wrapping_add(1);
         }
         let key = self.key(slot);
-        if self.epoll.add(stream.as_fd(), EPOLLIN, key).is_err() {
+        // Edge-triggered, for reading and writing, once for all: no system call to
+        // change what it waits for, request after request.
+        if self.epoll.add(stream.as_fd(), EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, key).is_err() {
             self.free.push(slot);
             return;
         }
@@ -339,7 +356,8 @@ impl Loop<'_> {
             out: Vec::new(),
             written: 0,
             close_after: false,
-            watching: EPOLLIN,
+            readable: false,
+            hung_up: false,
             served: 0,
         };
         if let Some(place) = self.conns.get_mut(slot) {
@@ -358,26 +376,19 @@ impl Loop<'_> {
         }
     }
 
-    /// Sets what the connection waits for.
-    fn watch(&mut self, slot: usize, events: u32) {
-        let key = self.key(slot);
-        if let Some(Some(conn)) = self.conns.get_mut(slot) {
-            if conn.watching != events || events & EPOLLONESHOT != 0 {
-                let _ = self.epoll.modify(conn.stream.as_fd(), events, key);
-                conn.watching = events;
-            }
-        }
-    }
-
     /// A connection is ready to be read or written (or has failed).
     fn ready(&mut self, key: u64, events: u32) {
         let Some(slot) = self.slot(key) else { return };
-        let Some(Some(conn)) = self.conns.get(slot) else { return };
+        let Some(Some(conn)) = self.conns.get_mut(slot) else { return };
+        if events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP) != 0 {
+            conn.readable = true;
+        }
+        if events & (EPOLLRDHUP | EPOLLERR | EPOLLHUP) != 0 {
+            conn.hung_up = true;
+        }
         match conn.phase {
             Phase::Writing if events & (EPOLLOUT | EPOLLERR | EPOLLHUP) != 0 => self.write(slot),
-            Phase::Idle | Phase::Reading | Phase::Closing if events & (EPOLLIN | EPOLLERR | EPOLLHUP) != 0 => {
-                self.read(slot)
-            }
+            Phase::Idle | Phase::Reading | Phase::Closing if conn.readable => self.read(slot),
             _ => {}
         }
     }
@@ -396,7 +407,15 @@ impl Loop<'_> {
                 Ok(n) => {
                     got += n;
                     conn.last = Instant::now();
+                    // Less than asked: the socket had no more (more makes a new report).
+                    let drained = n < self.scratch.len() && !conn.hung_up;
+                    if drained {
+                        conn.readable = false;
+                    }
                     if conn.phase == Phase::Closing {
+                        if drained {
+                            break;
+                        }
                         continue;
                     }
                     if conn.phase == Phase::Idle {
@@ -405,17 +424,24 @@ impl Loop<'_> {
                     }
                     conn.buf.extend_from_slice(self.scratch.get(..n).unwrap_or(&[]));
                     // Past every cap at once: the reader refuses it below.
-                    if conn.buf.len() > READ_BURST + self.state.config.limits.body {
+                    if drained || conn.buf.len() > READ_BURST + self.state.config.limits.body {
                         break;
                     }
                 }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    conn.readable = false;
+                    break;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
                     ended = true;
                     break;
                 }
             }
+        }
+        if conn.readable && !ended {
+            // Its turn is over: read on in the next round.
+            self.again.push(slot);
         }
         if conn.phase == Phase::Closing {
             if ended {
@@ -436,11 +462,8 @@ impl Loop<'_> {
                     // The client went away mid-request (or between requests): nobody
                     // to answer.
                     self.close(slot);
-                } else {
-                    if conn.buf.is_empty() && conn.buf.capacity() > 0 {
-                        conn.buf = Vec::new();
-                    }
-                    self.watch(slot, EPOLLIN);
+                } else if conn.buf.is_empty() && conn.buf.capacity() > 0 {
+                    conn.buf = Vec::new();
                 }
             }
             http::Parse::Refuse(status, message) => {
@@ -459,9 +482,7 @@ impl Loop<'_> {
                 }
                 // The last request a connection may make is answered `Connection: close`.
                 let keep = request.keep_alive && conn.served + 1 < self.state.config.max_requests.max(1);
-                // Not watched while the worker works (a pipelined request waits; a
-                // hang-up is reported once at most).
-                self.watch(slot, EPOLLONESHOT);
+                // Not read while the worker works: a pipelined request waits.
                 let key = self.key(slot);
                 let mut jobs = self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
                 jobs.0.push_back(Job { key, request, keep });
@@ -509,10 +530,8 @@ impl Loop<'_> {
                     return;
                 }
                 Ok(n) => conn.written += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.watch(slot, EPOLLOUT);
-                    return;
-                }
+                // The socket's report that it is writable again resumes it.
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
                     self.close(slot);
@@ -529,12 +548,16 @@ impl Loop<'_> {
             let _ = conn.stream.shutdown(Shutdown::Write);
             conn.phase = Phase::Closing;
             conn.buf = Vec::new();
-            self.watch(slot, EPOLLIN);
+            if conn.readable {
+                self.read(slot);
+            }
             return;
         }
         if conn.buf.is_empty() {
             conn.phase = Phase::Idle;
-            self.watch(slot, EPOLLIN);
+            if conn.readable {
+                self.read(slot);
+            }
         } else {
             // A request sent before this answer (pipelined): its clock starts now.
             conn.phase = Phase::Reading;
