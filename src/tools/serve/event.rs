@@ -15,7 +15,7 @@ use std::net::{Shutdown, TcpListener, TcpStream};
 use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::Ordering;
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The longest a response may take to be written (a client that reads slower is
@@ -46,16 +46,19 @@ const WAKER: u64 = u64::MAX - 1;
 /// A request for a worker: the connection's key and the request.
 struct Job {
     key: u64,
+    /// The connection, for the worker to write the answer at once.
+    stream: Arc<TcpStream>,
     request: http::Request,
     /// The connection stays open after the answer.
     keep: bool,
 }
 
-/// A worker's answer: the connection's key, the response's bytes, and whether the
-/// connection stays open after it.
+/// A worker's answer: the connection's key, the response's bytes and how many of them
+/// the worker wrote, and whether the connection stays open after it.
 struct Done {
     key: u64,
     bytes: Vec<u8>,
+    written: usize,
     keep: bool,
 }
 
@@ -109,7 +112,9 @@ enum Phase {
 
 /// One connection.
 struct Conn {
-    stream: TcpStream,
+    /// Shared with the worker that answers its request, which writes the answer itself
+    /// (the loop neither reads nor writes it meanwhile).
+    stream: Arc<TcpStream>,
     /// Bytes read and not yet taken by a request.
     buf: Vec<u8>,
     reader: http::RequestReader,
@@ -197,9 +202,21 @@ pub(crate) fn work(state: &State, shared: &Shared) {
         let response = api::route(state, &job.request);
         let keep = job.keep && !state.stop.load(Ordering::SeqCst);
         let bytes = http::encode(&response, keep, job.request.method == "HEAD");
+        // Written at once, without blocking, as far as the socket takes it (the whole
+        // answer, nearly always): the client need not wait for the loop's turn. The
+        // loop writes the rest and goes on with the connection.
+        let mut written = 0;
+        while let Some(rest) = bytes.get(written..).filter(|r| !r.is_empty()) {
+            match (&*job.stream).write(rest) {
+                Ok(n) if n > 0 => written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                _ => break,
+            }
+        }
+        drop(job.stream);
         let first = {
             let mut done = shared.done.lock().unwrap_or_else(|e| e.into_inner());
-            done.push(Done { key: job.key, bytes, keep });
+            done.push(Done { key: job.key, bytes, written, keep });
             done.len() == 1
         };
         if first {
@@ -347,7 +364,7 @@ impl Loop<'_> {
             return;
         }
         let conn = Conn {
-            stream,
+            stream: Arc::new(stream),
             buf: Vec::new(),
             reader: http::RequestReader::default(),
             phase: Phase::Idle,
@@ -399,7 +416,7 @@ impl Loop<'_> {
         let mut got = 0;
         let mut ended = false;
         while got < READ_BURST {
-            match (&conn.stream).read(&mut self.scratch) {
+            match (&*conn.stream).read(&mut self.scratch) {
                 Ok(0) => {
                     ended = true;
                     break;
@@ -469,7 +486,7 @@ impl Loop<'_> {
             http::Parse::Refuse(status, message) => {
                 let bytes = http::encode(&http::Response::error(status, &message), false, false);
                 conn.buf = Vec::new();
-                self.respond(slot, bytes, false);
+                self.respond(slot, bytes, 0, false);
             }
             http::Parse::Done(request, used) => {
                 conn.buf.drain(..used.min(conn.buf.len()));
@@ -477,15 +494,16 @@ impl Loop<'_> {
                 if self.waiting_jobs >= self.state.config.queue.max(1) {
                     let busy = http::Response::error(503, "the server is busy: try again");
                     let bytes = http::encode(&busy, false, request.method == "HEAD");
-                    self.respond(slot, bytes, false);
+                    self.respond(slot, bytes, 0, false);
                     return;
                 }
                 // The last request a connection may make is answered `Connection: close`.
                 let keep = request.keep_alive && conn.served + 1 < self.state.config.max_requests.max(1);
                 // Not read while the worker works: a pipelined request waits.
+                let stream = Arc::clone(&conn.stream);
                 let key = self.key(slot);
                 let mut jobs = self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
-                jobs.0.push_back(Job { key, request, keep });
+                jobs.0.push_back(Job { key, stream, request, keep });
                 self.waiting_jobs = jobs.0.len();
                 drop(jobs);
                 self.shared.job_ready.notify_one();
@@ -501,19 +519,20 @@ impl Loop<'_> {
         self.waiting_jobs = self.shared.jobs.lock().map(|j| j.0.len()).unwrap_or(0);
         for d in done {
             if let Some(slot) = self.slot(d.key) {
-                self.respond(slot, d.bytes, d.keep);
+                self.respond(slot, d.bytes, d.written, d.keep);
             }
         }
     }
 
-    /// Starts writing `bytes` on the connection; `keep`: it stays open after them.
-    fn respond(&mut self, slot: usize, bytes: Vec<u8>, keep: bool) {
+    /// Writes `bytes` on the connection, of which `written` are already; `keep`: it stays
+    /// open after them.
+    fn respond(&mut self, slot: usize, bytes: Vec<u8>, written: usize, keep: bool) {
         let max = self.state.config.max_requests.max(1);
         let Some(Some(conn)) = self.conns.get_mut(slot) else { return };
         conn.served += 1;
         conn.close_after = !keep || conn.served >= max || self.state.stop.load(Ordering::SeqCst);
         conn.out = bytes;
-        conn.written = 0;
+        conn.written = written;
         conn.phase = Phase::Writing;
         conn.since = Instant::now();
         self.write(slot);
@@ -524,7 +543,7 @@ impl Loop<'_> {
     fn write(&mut self, slot: usize) {
         let Some(Some(conn)) = self.conns.get_mut(slot) else { return };
         while conn.written < conn.out.len() {
-            match (&conn.stream).write(conn.out.get(conn.written..).unwrap_or(&[])) {
+            match (&*conn.stream).write(conn.out.get(conn.written..).unwrap_or(&[])) {
                 Ok(0) => {
                     self.close(slot);
                     return;
@@ -595,7 +614,7 @@ impl Loop<'_> {
                 if let Some(Some(conn)) = self.conns.get_mut(slot) {
                     conn.buf = Vec::new();
                 }
-                self.respond(slot, http::encode(&timeout, false, false), false);
+                self.respond(slot, http::encode(&timeout, false, false), 0, false);
             } else {
                 self.close(slot);
             }
