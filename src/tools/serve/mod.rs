@@ -3,8 +3,9 @@
 //!
 //! One thread waits on every connection at once (an `epoll` event loop, [`event`]): it
 //! reads what arrives on non-blocking sockets and parses it a piece at a time under caps
-//! ([`http::Limits`]); only a whole request goes to the fixed pool of workers, and the
-//! loop writes the answer back without blocking. So an idle or slow connection costs
+//! ([`http::Limits`]); only a whole request goes to the fixed pool of workers, and
+//! answers are written without blocking (what a slow reader does not take waits in the
+//! loop, not in a worker). So an idle or slow connection costs
 //! memory (a few hundred bytes, plus what it sent) but never a worker; connections past
 //! the cap (or past the open-file limit) get a 503 at once.
 
