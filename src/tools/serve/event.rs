@@ -3,9 +3,9 @@
 //! non-blocking sockets and parses them a piece at a time ([`http::RequestReader`]);
 //! only a whole request goes to the pool of workers. The worker writes its answer at
 //! once without blocking, and hands the connection back to the loop, which writes
-//! whatever the socket did not take (waiting for it to be writable) and reads on. A connection costs a few hundred
-//! bytes while it waits, a slow reader or writer never holds a worker, and every wait
-//! has a deadline: the idle timeout between requests, `request_time` from a request's
+//! whatever the socket did not take (waiting for it to be writable) and reads on. A
+//! connection costs a few hundred bytes while it waits, a slow reader or writer never
+//! holds a worker, and every wait has a deadline: the idle timeout between requests, `request_time` from a request's
 //! first byte to its last, and [`WRITE_TIME`] for a response to be taken.
 
 use super::{api, http, State};
