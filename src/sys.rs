@@ -3,7 +3,9 @@
 //! subreaper flag, `wait4(2)` for an exit status with its resource usage, `signal(2)`
 //! with a handler that writes the signal's number into a pipe (the self-pipe trick; a
 //! handler, unlike a blocked mask, is not inherited by the programs started: `execve`
-//! resets it) and `renameat2(2)` to exchange two paths. This is the crate's only module
+//! resets it), `renameat2(2)` to exchange two paths, `epoll(7)` (`epoll_create1`,
+//! `epoll_ctl`, `epoll_wait`) for `serve`'s event loop, and `getrlimit`/`setrlimit` for
+//! the open-file limit. This is the crate's only module
 //! with `unsafe` code; each call says why it is sound, and each wrapper has a test.
 //!
 //! `struct rusage` is laid out as glibc and musl lay it out on 64-bit Linux (x86_64 and
@@ -11,7 +13,7 @@
 
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void, CString};
 use std::io;
-use std::os::fd::IntoRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -41,6 +43,28 @@ struct Rusage {
 
 const _: () = assert!(std::mem::size_of::<Rusage>() == 144);
 
+/// `struct epoll_event`: packed on x86_64 (12 bytes), naturally aligned elsewhere (16).
+#[cfg_attr(target_arch = "x86_64", repr(C, packed))]
+#[cfg_attr(not(target_arch = "x86_64"), repr(C))]
+#[derive(Debug, Default, Clone, Copy)]
+struct EpollEvent {
+    events: u32,
+    data: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(std::mem::size_of::<EpollEvent>() == 12);
+#[cfg(not(target_arch = "x86_64"))]
+const _: () = assert!(std::mem::size_of::<EpollEvent>() == 16);
+
+/// `struct rlimit` (two `rlim_t`, 64-bit).
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy)]
+struct Rlimit {
+    cur: u64,
+    max: u64,
+}
+
 extern "C" {
     fn kill(pid: c_int, sig: c_int) -> c_int;
     fn prctl(option: c_int, ...) -> c_int;
@@ -49,6 +73,11 @@ extern "C" {
     fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
     fn __errno_location() -> *mut c_int;
     fn renameat2(olddirfd: c_int, old: *const c_char, newdirfd: c_int, new: *const c_char, flags: c_uint) -> c_int;
+    fn epoll_create1(flags: c_int) -> c_int;
+    fn epoll_ctl(epfd: c_int, op: c_int, fd: c_int, event: *mut EpollEvent) -> c_int;
+    fn epoll_wait(epfd: c_int, events: *mut EpollEvent, maxevents: c_int, timeout: c_int) -> c_int;
+    fn getrlimit(resource: c_int, rlim: *mut Rlimit) -> c_int;
+    fn setrlimit(resource: c_int, rlim: *const Rlimit) -> c_int;
 }
 
 /// SIGHUP: the terminal went away.
@@ -259,6 +288,161 @@ pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     }
 }
 
+const EPOLL_CLOEXEC: c_int = 0o2_000_000;
+const EPOLL_CTL_ADD: c_int = 1;
+const EPOLL_CTL_DEL: c_int = 2;
+const EPOLL_CTL_MOD: c_int = 3;
+const RLIMIT_NOFILE: c_int = 7;
+
+/// `EPOLLIN`: readable (or a listener with a connection waiting).
+pub(crate) const EPOLLIN: u32 = 0x001;
+/// `EPOLLOUT`: writable.
+pub(crate) const EPOLLOUT: u32 = 0x004;
+/// `EPOLLERR`: an error (always reported).
+pub(crate) const EPOLLERR: u32 = 0x008;
+/// `EPOLLHUP`: hung up (always reported).
+pub(crate) const EPOLLHUP: u32 = 0x010;
+/// `EPOLLRDHUP`: the peer closed its side (or shut down writing).
+pub(crate) const EPOLLRDHUP: u32 = 0x2000;
+/// `EPOLLET`: edge-triggered: an event is reported when it starts to hold, not for as
+/// long as it holds.
+pub(crate) const EPOLLET: u32 = 1 << 31;
+
+/// An epoll instance (`epoll(7)`): a set of file descriptors, each with the events it
+/// waits for and a number of the caller's that names it in what [`Epoll::wait`] reports.
+/// Level-triggered: an event is reported for as long as it holds.
+#[derive(Debug)]
+pub(crate) struct Epoll {
+    fd: OwnedFd,
+}
+
+/// An event [`Epoll::wait`] reported: the number given with the file descriptor, and
+/// the events (`EPOLLIN`, ...) that hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ready {
+    /// The number given to [`Epoll::add`].
+    pub key: u64,
+    /// The events that hold (a mask of `EPOLL*`).
+    pub events: u32,
+}
+
+impl Epoll {
+    /// A new, empty epoll instance (closed on exec).
+    /// Pre: none. Post: `Err` when the system refused (too many open files).
+    pub(crate) fn new() -> io::Result<Epoll> {
+        // SAFETY: epoll_create1 takes a flag and touches no memory of ours; the file
+        // descriptor it returns is new and owned by nobody else, so OwnedFd may own it.
+        let fd = unsafe { epoll_create1(EPOLL_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `fd` is a new, open descriptor that only this value will close.
+        Ok(Epoll { fd: unsafe { OwnedFd::from_raw_fd(fd) } })
+    }
+
+    fn ctl(&self, op: c_int, fd: BorrowedFd<'_>, events: u32, key: u64) -> io::Result<()> {
+        let mut event = EpollEvent { events, data: key };
+        // SAFETY: both descriptors are open for the call (one owned, one borrowed);
+        // `event` is alive and of the layout the kernel reads (checked above); for
+        // EPOLL_CTL_DEL the kernel ignores it.
+        if unsafe { epoll_ctl(self.fd.as_raw_fd(), op, fd.as_raw_fd(), &mut event) } == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+
+    /// Watches `fd` for `events`, reported under `key`.
+    /// Pre: `fd` stays open until [`Epoll::remove`]d (a closed descriptor leaves the set
+    /// by itself). Post: `Err` when already watched (`EEXIST`) or the system refused.
+    pub(crate) fn add(&self, fd: BorrowedFd<'_>, events: u32, key: u64) -> io::Result<()> {
+        self.ctl(EPOLL_CTL_ADD, fd, events, key)
+    }
+
+    /// Changes what `fd` waits for (0: nothing but errors and hang-ups) and its key.
+    /// Pre: `fd` is watched. Post: `Err` when it is not (`ENOENT`).
+    pub(crate) fn modify(&self, fd: BorrowedFd<'_>, events: u32, key: u64) -> io::Result<()> {
+        self.ctl(EPOLL_CTL_MOD, fd, events, key)
+    }
+
+    /// Stops watching `fd`.
+    /// Pre: none. Post: `Err` when it was not watched (`ENOENT`).
+    pub(crate) fn remove(&self, fd: BorrowedFd<'_>) -> io::Result<()> {
+        self.ctl(EPOLL_CTL_DEL, fd, 0, 0)
+    }
+
+    /// Waits until an event holds or `timeout` passes (`None`: no limit), and puts at most
+    /// `out.capacity()` (at least 1) events into `out` (cleared first). Interrupted waits
+    /// report nothing.
+    /// Pre: none. Post: `out` holds the events; `Err` when the system refused.
+    pub(crate) fn wait(&self, out: &mut Vec<Ready>, timeout: Option<Duration>) -> io::Result<()> {
+        out.clear();
+        let max = out.capacity().clamp(1, 4096);
+        let mut raw = vec![EpollEvent::default(); max];
+        let ms = match timeout {
+            None => -1,
+            Some(t) => c_int::try_from(t.as_millis().min(3_600_000)).unwrap_or(3_600_000),
+        };
+        // SAFETY: `raw` holds `max` writable events for the whole call and the kernel
+        // writes at most `max` (its length, passed as maxevents, at most 4096).
+        let n = unsafe { epoll_wait(self.fd.as_raw_fd(), raw.as_mut_ptr(), max as c_int, ms) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            return if e.kind() == io::ErrorKind::Interrupted { Ok(()) } else { Err(e) };
+        }
+        for e in raw.iter().take(n as usize) {
+            // Copies out of the (maybe packed) struct, never references into it.
+            let (events, key) = (e.events, e.data);
+            out.push(Ready { key, events });
+        }
+        Ok(())
+    }
+}
+
+/// The open-file limit of this process: (soft, hard).
+/// Pre: none. Post: `Err` when the system refused.
+pub(crate) fn open_file_limit() -> io::Result<(u64, u64)> {
+    let mut r = Rlimit::default();
+    // SAFETY: getrlimit writes one struct rlimit (two u64 on 64-bit Linux) into `r`,
+    // alive and writable for the call.
+    if unsafe { getrlimit(RLIMIT_NOFILE, &mut r) } == 0 {
+        Ok((r.cur, r.max))
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sets the soft open-file limit to `soft` (the hard limit is kept).
+/// Pre: none. Post: `Err` (EINVAL) when `soft` is past the hard limit; nothing changed
+/// then.
+pub(crate) fn set_open_file_limit(soft: u64) -> io::Result<()> {
+    let (_, hard) = open_file_limit()?;
+    let r = Rlimit { cur: soft, max: hard };
+    // SAFETY: setrlimit reads one struct rlimit from `r`, alive for the call.
+    if unsafe { setrlimit(RLIMIT_NOFILE, &r) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Raises the soft open-file limit to the hard one (a server holding thousands of
+/// connections needs more than the usual 1,024).
+/// Pre: none. Post: the soft limit now, which is the old one when raising failed.
+pub(crate) fn raise_open_file_limit() -> u64 {
+    match open_file_limit() {
+        Ok((soft, hard)) if soft < hard => {
+            if set_open_file_limit(hard).is_ok() {
+                hard
+            } else {
+                soft
+            }
+        }
+        Ok((soft, _)) => soft,
+        Err(_) => 1024,
+    }
+}
+
 /// Serialises the unit tests that start, signal or reap processes: they look at every
 /// process of the test binary, so two at once could take each other's children for
 /// their own.
@@ -352,6 +536,72 @@ mod tests {
         assert_eq!(mask("SigCgt:") & (1 << (SIGURG - 1)), 0, "{status}");
         assert_eq!(mask("SigBlk:"), 0, "{status}");
         assert!(catch_signals(&[SIGURG]).is_err(), "only once");
+    }
+
+    #[test]
+    fn epoll_reports_what_holds_under_its_key() {
+        use std::io::Write;
+        use std::os::fd::AsFd;
+        let epoll = Epoll::new().unwrap();
+        let (mut a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut out = Vec::with_capacity(8);
+        epoll.add(b.as_fd(), EPOLLIN, 77).unwrap();
+        assert_eq!(epoll.add(b.as_fd(), EPOLLIN, 77).unwrap_err().raw_os_error(), Some(17), "EEXIST");
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert!(out.is_empty(), "nothing to read yet");
+        a.write_all(b"x").unwrap();
+        epoll.wait(&mut out, Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(out, [Ready { key: 77, events: EPOLLIN }]);
+        // Level-triggered: still readable, reported again; the key can change.
+        epoll.modify(b.as_fd(), EPOLLIN | EPOLLOUT, u64::MAX).unwrap();
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert_eq!(out, [Ready { key: u64::MAX, events: EPOLLIN | EPOLLOUT }]);
+        epoll.modify(b.as_fd(), 0, 5).unwrap();
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert!(out.is_empty(), "waiting for nothing");
+        // Edge-triggered: reported once when it starts to hold, not while it holds.
+        epoll.modify(b.as_fd(), EPOLLIN | EPOLLRDHUP | EPOLLET, 6).unwrap();
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert_eq!(out, [Ready { key: 6, events: EPOLLIN }], "the unread byte, once");
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert!(out.is_empty(), "not again");
+        a.write_all(b"y").unwrap();
+        epoll.wait(&mut out, Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(out, [Ready { key: 6, events: EPOLLIN }], "a new byte: a new edge");
+        drop(a);
+        epoll.wait(&mut out, Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].key, 6);
+        assert_ne!(out[0].events & EPOLLHUP, 0, "a hang-up is always reported");
+        assert_ne!(out[0].events & EPOLLRDHUP, 0);
+        epoll.wait(&mut out, Some(Duration::from_millis(20))).unwrap();
+        assert!(out.is_empty(), "one edge");
+        epoll.modify(b.as_fd(), 0, 7).unwrap();
+        epoll.wait(&mut out, Some(Duration::ZERO)).unwrap();
+        assert_eq!(out.len(), 1, "armed again: the hang-up holds");
+        epoll.remove(b.as_fd()).unwrap();
+        assert_eq!(epoll.remove(b.as_fd()).unwrap_err().raw_os_error(), Some(2), "ENOENT");
+        assert!(epoll.modify(b.as_fd(), EPOLLIN, 1).is_err());
+        // A wait with a timeout returns after it.
+        let start = std::time::Instant::now();
+        epoll.wait(&mut out, Some(Duration::from_millis(50))).unwrap();
+        assert!(out.is_empty() && start.elapsed() >= Duration::from_millis(40));
+    }
+
+    #[test]
+    fn the_open_file_limit_is_read_set_and_raised() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        let (soft, hard) = open_file_limit().unwrap();
+        assert!(soft <= hard && soft > 0);
+        if hard < u64::MAX {
+            assert_eq!(set_open_file_limit(hard + 1).unwrap_err().raw_os_error(), Some(22), "EINVAL");
+        }
+        set_open_file_limit(soft.min(hard).saturating_sub(1).max(64)).unwrap();
+        assert_eq!(open_file_limit().unwrap().0, soft.saturating_sub(1).max(64));
+        assert_eq!(raise_open_file_limit(), hard);
+        assert_eq!(open_file_limit().unwrap(), (hard, hard));
+        set_open_file_limit(soft).unwrap();
+        assert_eq!(open_file_limit().unwrap(), (soft, hard));
     }
 
     #[test]

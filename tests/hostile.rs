@@ -255,3 +255,264 @@ fn advise_does_not_deny_a_layout_that_exists() {
     assert!(!err.contains("no layout"), "{err}");
     assert!(err.contains("agree with the grid (a search found one)"), "{err}");
 }
+
+/// `serve --port 0 ARGS` under `prlimit --nofile=FILES` (a real process with a real
+/// open-file limit), killed when dropped.
+struct Server {
+    child: std::process::Child,
+    addr: std::net::SocketAddr,
+}
+
+impl Server {
+    fn start(files: u32, args: &[&str]) -> Server {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("prlimit")
+            .arg(format!("--nofile={files}"))
+            .arg(env!("CARGO_BIN_EXE_spot-the-ships"))
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("prlimit runs");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().trim_start_matches("serving on http://").trim_end_matches('/').parse().unwrap();
+        Server { child, addr }
+    }
+
+    /// CPU time (user + system) the server has used so far, in seconds.
+    fn cpu(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        let fields: Vec<&str> = stat.rsplit_once(") ").unwrap().1.split_whitespace().collect();
+        (fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap()) / 100.0
+    }
+
+    /// The peak resident memory of the server so far, in kB (VmHWM).
+    fn peak_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Sends `bytes` on a new connection and reads the answer until the server closes
+    /// (or 5 s pass): (status, whole answer).
+    fn raw(&self, bytes: &[u8]) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+        let _ = s.write_all(bytes);
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).into_owned();
+        (text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0), text)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The status of one request on a kept-alive connection: the status and how long it took.
+fn ask(s: &mut std::net::TcpStream, path: &str) -> (u16, std::time::Duration) {
+    use std::io::{Read, Write};
+    let start = std::time::Instant::now();
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    // Read the head, then the body of its Content-Length.
+    loop {
+        let n = s.read(&mut buf).unwrap_or(0);
+        assert!(n > 0, "{path}: closed after {:?}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length: usize =
+                head.lines().find_map(|l| l.strip_prefix("Content-Length: ")).and_then(|v| v.parse().ok()).unwrap_or(0);
+            if body.len() >= length {
+                let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                return (status, start.elapsed());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_request_line_sent_a_byte_at_a_time_gets_408_on_time() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    // `GET /api/rules?aaaa...` one byte every 50 ms: the old server timed out only
+    // between reads (the idle timeout), so it waited for ever and answered 200; the
+    // request time now counts from the first byte, request line included.
+    let server = Server::start(1024, &["--request-time", "1", "--idle", "5"]);
+    let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+    let start = Instant::now();
+    let mut answer = Vec::new();
+    let bytes = b"GET /api/rules?".iter().chain(std::iter::repeat(&b'a'));
+    for &b in bytes {
+        if start.elapsed() > Duration::from_secs(5) {
+            break;
+        }
+        let _ = s.write_all(&[b]);
+        let mut buf = [0u8; 1024];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+            break;
+        }
+    }
+    let took = start.elapsed();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408 "), "{text}");
+    assert!(took >= Duration::from_millis(900) && took < Duration::from_millis(2500), "{took:?}");
+    // The default stays 10 s.
+    assert_eq!(spot_the_ships::tools::serve::http::Limits::default().request_time, Duration::from_secs(10));
+}
+
+#[test]
+fn at_the_open_file_limit_the_server_answers_503_without_spinning() {
+    use std::io::Read;
+    use std::net::TcpStream;
+    use std::time::Duration;
+    // 1,150 idle connections against 1,024 descriptors: the old server's accept loop
+    // spun on EMFILE (a core busy), answered no 503, and a GET waited 64 s.
+    let server = Server::start(1024, &["--idle", "60"]);
+    let mut early = TcpStream::connect(server.addr).unwrap();
+    early.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    assert_eq!(ask(&mut early, "/api/rules").0, 200);
+    let cpu_before = server.cpu();
+    let idle: Vec<TcpStream> = (0..1150).filter_map(|_| TcpStream::connect(server.addr).ok()).collect();
+    assert_eq!(idle.len(), 1150);
+    std::thread::sleep(Duration::from_millis(500));
+    let mut refused = 0;
+    for mut s in &idle {
+        s.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 512];
+        if let Ok(n) = s.read(&mut buf) {
+            let text = String::from_utf8_lossy(&buf[..n]);
+            assert!(n == 0 || text.starts_with("HTTP/1.1 503 "), "{text}");
+            refused += usize::from(n > 0);
+        }
+    }
+    // 1,024 descriptors less a reserve of 32: about 990 held, the rest refused.
+    assert!((150..=250).contains(&refused), "{refused} connections got 503");
+    // A kept-alive connection is still served at once; a new one gets its 503 at once.
+    let (status, took) = ask(&mut early, "/api/rules");
+    assert!(status == 200 && took < Duration::from_millis(500), "{status} in {took:?}");
+    let (status, _) = server.raw(b"GET /api/rules HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 503);
+    std::thread::sleep(Duration::from_secs(2));
+    let cpu = server.cpu() - cpu_before;
+    assert!(cpu < 0.5, "the server used {cpu:.2} s of CPU in about 3 s: it spins");
+    // Once the idle connections go, new ones are served again.
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, text) = server.raw(b"GET /api/rules HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 200, "{text}");
+}
+
+#[test]
+fn a_bay_far_over_the_cap_is_refused_before_it_is_built() {
+    // 100 games of 10,000 x 10,000 cells: each was built (100M cells) before its 413;
+    // the server's peak memory went from 4 MB to 325 MB.
+    let server = Server::start(1024, &[]);
+    let body = "{\"rows\": 10000, \"cols\": 10000}";
+    let request =
+        format!("POST /api/games HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+    for _ in 0..100 {
+        let (status, text) = server.raw(request.as_bytes());
+        assert_eq!(status, 413, "{text}");
+    }
+    let peak = server.peak_kb();
+    assert!(peak < 40_000, "peak resident memory {peak} kB after 100 refused bays");
+    // Other too-large bays: 413 too, whatever the number (2^64 - 1 was a 400).
+    for body in [
+        "{\"rows\": 18446744073709551615}",
+        "{\"rows\": 18446744073709551615, \"cols\": 18446744073709551615}",
+        "{\"cols\": 99999999999999999999999}",
+        "{\"rows\": \"3000\", \"cols\": 1}",
+        "{\"rows\": 51, \"cols\": 50}",
+    ] {
+        let request =
+            format!("POST /api/games HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+        let (status, text) = server.raw(request.as_bytes());
+        assert_eq!(status, 413, "{body}: {text}");
+    }
+}
+
+#[test]
+fn requests_that_could_be_smuggled_are_refused() {
+    let server = Server::start(1024, &[]);
+    let cases: [(&str, u16); 7] = [
+        ("Content-Length: 2\r\nContent-Length: 3", 400),
+        ("Content-Length: +2", 400),
+        ("Content-Length: -2", 400),
+        ("Content-Length: 2, 2", 400),
+        ("Content-Length: 0x2", 400),
+        ("Transfer-Encoding: chunked", 501),
+        ("Transfer-Encoding: chunked\r\nContent-Length: 2", 501),
+    ];
+    for (headers, expected) in cases {
+        // A second request hides behind the first's framing: it must never be answered.
+        let request = format!("POST /api/games HTTP/1.1\r\n{headers}\r\n\r\n{{}}GET /nope HTTP/1.1\r\n\r\n");
+        let (status, text) = server.raw(request.as_bytes());
+        assert_eq!(status, expected, "{headers}: {text}");
+        assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{headers}: {text}");
+        assert!(text.contains("Connection: close"), "{text}");
+    }
+    // Two that agree are one length.
+    let (status, text) = server
+        .raw(b"POST /api/games HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+    assert_eq!(status, 201, "{text}");
+}
+
+#[test]
+fn the_server_gives_the_status_its_documents_promise() {
+    let server = Server::start(1024, &[]);
+    let post = |path: &str, body: &str| {
+        server.raw(
+            format!("POST {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+                .as_bytes(),
+        )
+    };
+    let get = |path: &str| server.raw(format!("GET {path} HTTP/1.1\r\nConnection: close\r\n\r\n").as_bytes());
+    // `%+f` decoded to byte 0x0f: an escape is `%` and two hex digits.
+    let (status, text) = get("/exec?method=Get%+fToken");
+    assert!(status == 400 && text.contains("bad %-escape"), "{text}");
+    let (_, token) = get("/exec?method=GetToken");
+    let token = token.rsplit("\r\n\r\n").next().unwrap().to_string();
+    assert_eq!(token.len(), 32, "{token}");
+    // Numbers are plain digits (`+1` was row 1).
+    let (status, text) = get(&format!("/exec?token={token}&method=GetCellAt&row=%2B1&col=0"));
+    assert_eq!(status, 400, "{text}");
+    assert_eq!(get(&format!("/exec?token={token}&method=GetCellAt&row=1&col=0")).0, 200);
+    // An upper-case token is not one (it passed the check, then was not found).
+    let (status, text) = get(&format!("/exec?token={}&method=GetRowCount", token.to_ascii_uppercase()));
+    assert!(status == 400 && text.contains("lower-case"), "{text}");
+    let (_, game) = post("/api/games", "{\"seed\": 1}");
+    let game = game.split("\"token\": \"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let (status, text) = post(&format!("/api/games/{}/probe", game.to_ascii_uppercase()), "{\"r\": 0, \"c\": 0}");
+    assert!(status == 404 && text.contains("lower-case"), "{text}");
+    // /probe refuses unknown fields, as /api/games does.
+    let (status, text) = post(&format!("/api/games/{game}/probe"), "{\"r\": 0, \"c\": 0, \"cheat\": true}");
+    assert!(status == 400 && text.contains("unknown field `cheat`"), "{text}");
+    assert_eq!(post("/api/games", "{\"cheat\": true}").0, 400);
+    assert_eq!(post(&format!("/api/games/{game}/probe"), "{\"r\": 0, \"c\": 0}").0, 200);
+    // A grid of `#` the rules cannot split is a grid refused (422), not a bad field.
+    let (status, text) = post("/api/advise", "{\"state\": \"###\\n###\\n\", \"rules\": \"classic\"}");
+    assert_eq!(status, 422, "{text}");
+    // A grid over advise's 1,000,000 cells is too large (413), not unreadable (422).
+    let row = format!("{}\\n", ".".repeat(1000));
+    let body = format!("{{\"state\": \"{}\"}}", row.repeat(1001));
+    assert!(body.len() < 1 << 20);
+    let (status, text) = post("/api/advise", &body);
+    assert_eq!(status, 413, "{}", &text[..text.len().min(300)]);
+}

@@ -319,3 +319,286 @@ fn the_command_prints_its_address_and_warns_off_loopback() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn two_thousand_idle_connections_do_not_slow_a_request() {
+    // With a worker for each connection, 65 idle ones stalled everything; the event
+    // loop holds them without a worker.
+    let h = server(Config { workers: 4, idle: Duration::from_secs(60), ..Config::default() });
+    let idle: Vec<TcpStream> = (0..2000).map(|_| TcpStream::connect(h.addr()).unwrap()).collect();
+    // Half of them have sent half a request.
+    for mut s in idle.iter().step_by(2) {
+        s.write_all(b"GET /api/rules HTTP/1.1\r\nHost").unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let mut c = Client::new(&h.addr().to_string());
+    let mut worst = Duration::ZERO;
+    for _ in 0..20 {
+        let start = Instant::now();
+        assert_eq!(c.send("GET", "/api/rules", None).unwrap().status, 200);
+        worst = worst.max(start.elapsed());
+    }
+    assert!(worst < Duration::from_millis(50), "a GET took {worst:?} beside 2,000 idle connections");
+    // A new connection too.
+    let start = Instant::now();
+    assert_eq!(status_of(&raw(h.addr(), b"GET /api/rules HTTP/1.1\r\nConnection: close\r\n\r\n")), 200);
+    assert!(start.elapsed() < Duration::from_millis(50), "{:?}", start.elapsed());
+    drop(idle);
+    h.stop();
+}
+
+#[test]
+fn past_the_connection_cap_a_new_connection_gets_503() {
+    let h = server(Config { workers: 2, max_connections: 3, ..Config::default() });
+    assert_eq!(h.max_connections(), 3);
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(h.addr()).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let answer = raw(h.addr(), b"GET /api/rules HTTP/1.1\r\n\r\n");
+    assert_eq!(status_of(&answer), 503, "{answer}");
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(status_of(&raw(h.addr(), b"GET /api/rules HTTP/1.1\r\nConnection: close\r\n\r\n")), 200);
+    h.stop();
+}
+
+#[test]
+fn pipelined_requests_are_answered_in_order_and_a_slow_reader_holds_no_worker() {
+    let h = server(Config { workers: 1, ..Config::default() });
+    // Three requests at once, the last closing: three answers, in order.
+    let answer = raw(
+        h.addr(),
+        b"GET /api/rules HTTP/1.1\r\n\r\nHEAD /nope HTTP/1.1\r\n\r\nGET /x HTTP/1.1\r\nConnection: close\r\n\r\n",
+    );
+    let statuses: Vec<&str> = answer.match_indices("HTTP/1.1 ").map(|(k, _)| &answer[k + 9..k + 12]).collect();
+    assert_eq!(statuses, ["200", "404", "404"], "{answer}");
+    // A client that asks for many pages and reads none: its answers wait in the loop,
+    // not in the one worker, which serves another client meanwhile.
+    let mut slow = TcpStream::connect(h.addr()).unwrap();
+    let many = "GET / HTTP/1.1\r\n\r\n".repeat(200);
+    slow.write_all(many.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut c = Client::new(&h.addr().to_string());
+    let start = Instant::now();
+    assert_eq!(c.send("GET", "/api/rules", None).unwrap().status, 200);
+    assert!(start.elapsed() < Duration::from_millis(200), "{:?}", start.elapsed());
+    drop(slow);
+    h.stop();
+}
+
+/// A small xorshift generator (a fixed seed: the same cases every run).
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Some JSON, well-formed or not: nesting, numbers of every shape, strings with escapes.
+fn fuzz_json(rng: &mut XorShift, depth: usize) -> String {
+    let numbers = [
+        "0",
+        "-0",
+        "1",
+        "17",
+        "-1",
+        "1.5",
+        "1e3",
+        "1E-3",
+        "18446744073709551615",
+        "18446744073709551616",
+        "99999999999999999999999999999",
+        "1e400",
+        "-1e-400",
+        "01",
+        "+1",
+        ".5",
+        "5.",
+        "1e",
+        "--1",
+        "0x10",
+        "NaN",
+    ];
+    let strings =
+        ["\"\"", "\"classic\"", "\"a\\u0000b\"", "\"\\ud800\"", "\"\\uDE00x\"", "\"\\q\"", "\"tab\tin\"", "\"é\""];
+    let keys =
+        ["rules", "seed", "rows", "cols", "r", "c", "state", "fleet", "touch", "sunk", "afloat", "strategy", "x"];
+    match rng.below(if depth > 40 { 4 } else { 9 }) {
+        0 => rng.pick(&numbers).to_string(),
+        1 => rng.pick(&strings).to_string(),
+        2 => rng.pick(&["true", "false", "null", "nul", "tru"]).to_string(),
+        3 => rng.pick(&["", "{", "}", "[", "]", ",", ":", "\"", "{\"a\" 1}", "[1,]", "{,}"]).to_string(),
+        4 | 5 => {
+            let n = rng.below(5);
+            let items: Vec<String> = (0..n).map(|_| fuzz_json(rng, depth + 1)).collect();
+            format!("[{}]", items.join(","))
+        }
+        6 => "[".repeat(rng.below(300)),
+        _ => {
+            let n = rng.below(5);
+            let members: Vec<String> =
+                (0..n).map(|_| format!("\"{}\": {}", rng.pick(&keys), fuzz_json(rng, depth + 1))).collect();
+            format!("{{{}}}", members.join(", "))
+        }
+    }
+}
+
+/// A request, crafted or broken; and whether it is whole (an answer is then owed).
+fn fuzz_request(rng: &mut XorShift) -> (Vec<u8>, bool) {
+    let method = rng.pick(&["GET", "POST", "HEAD", "PUT", "get", "", "G ET", "BREW", "POST"]);
+    let token = rng.pick(&["0123456789abcdef0123456789abcdef", "0123456789ABCDEF0123456789ABCDEF", "zz", ""]);
+    let long = "a".repeat(rng.below(10_000));
+    let target = match rng.below(12) {
+        0 => "/".to_string(),
+        1 => "/api/rules".to_string(),
+        2 => "/api/games".to_string(),
+        3 => format!("/api/games/{token}/probe"),
+        4 => "/api/advise".to_string(),
+        5 => format!("/api/trace?strategy={}&seed={}", rng.pick(&["linear", "x", "%zz", "%+f", ""]), rng.below(5)),
+        6 => format!("/exec?method={}&token={token}&row=%2B1&col=0", rng.pick(&["GetToken", "GetCellAt", "%"])),
+        7 => format!("/{long}"),
+        8 => "*".to_string(),
+        9 => "/a\u{1}b".to_string(),
+        10 => "/%00/../etc/passwd".to_string(),
+        _ => format!("/exec?{}", rng.pick(&["%", "%%", "a=%e9", "a=%c3%a9", "&&&", "=="])),
+    };
+    let version = rng.pick(&["HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2", "HTTP/1.1x", "", "http/1.1"]);
+    let json = fuzz_json(rng, 0);
+    let body = match rng.below(4) {
+        0 => String::new(),
+        1 => (0..rng.below(64)).map(|_| char::from(rng.below(128) as u8)).collect(),
+        _ => json,
+    };
+    let mut head = format!("{method} {target} {version}\r\n");
+    let mut whole = true;
+    let mut length = Some(body.len());
+    for _ in 0..rng.below(6) {
+        let line = match rng.below(12) {
+            0 => "Host: x".to_string(),
+            1 => "Connection: close".to_string(),
+            2 => format!("Content-Length: {}", rng.pick(&["+2", "-1", "2, 2", "99999999999999999999", "1 2"])),
+            3 => "Transfer-Encoding: chunked".to_string(),
+            4 => "X-Junk".to_string(),
+            5 => " folded: x".to_string(),
+            6 => format!("X-Long: {}", "v".repeat(rng.below(20_000))),
+            7 => "X-Ctl: a\u{1}\u{7f}b".to_string(),
+            8 => "Content-Type: application/json".to_string(),
+            9 => format!("Content-Length: {}", body.len() + 5),
+            10 => "Bad Name: y".to_string(),
+            _ => "X-Ok: ok".to_string(),
+        };
+        if line.starts_with("Content-Length: ") {
+            match line.trim_start_matches("Content-Length: ").parse::<usize>() {
+                Ok(n) if n > body.len() && n <= 1 << 20 => whole = false,
+                _ => {}
+            }
+            length = None;
+        }
+        head.push_str(&line);
+        head.push_str("\r\n");
+    }
+    if let Some(n) = length {
+        head.push_str(&format!("Content-Length: {n}\r\n"));
+    }
+    if rng.below(20) == 0 {
+        whole = false; // the head never ends
+    } else {
+        head.push_str("\r\n");
+    }
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body.as_bytes());
+    if rng.below(10) == 0 {
+        // Bytes that are not text, anywhere.
+        let at = rng.below(bytes.len());
+        bytes.insert(at, [0xff, 0, 0xc3][rng.below(3)]);
+        whole = false; // it may have cut the head's end
+    }
+    (bytes, whole)
+}
+
+/// The statuses the README documents.
+const DOCUMENTED: [u16; 14] = [200, 201, 400, 404, 405, 408, 409, 413, 414, 422, 431, 501, 503, 505];
+
+/// Checks that `answer` is a sequence of whole HTTP/1.1 responses with documented
+/// statuses; returns how many.
+fn well_formed(answer: &[u8], case: &str) -> usize {
+    let mut rest = answer;
+    let mut count = 0;
+    while !rest.is_empty() {
+        let end = rest.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or_else(|| panic!("{case}: no head end"));
+        let head = std::str::from_utf8(&rest[..end]).unwrap_or_else(|_| panic!("{case}: head not text"));
+        let mut lines = head.split("\r\n");
+        let status_line = lines.next().unwrap();
+        let mut words = status_line.splitn(3, ' ');
+        assert_eq!(words.next(), Some("HTTP/1.1"), "{case}: {status_line}");
+        let status: u16 = words.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        assert!(DOCUMENTED.contains(&status), "{case}: status {status}");
+        assert!(words.next().is_some_and(|r| !r.is_empty()), "{case}: no reason phrase");
+        let mut length = None;
+        for line in lines {
+            let (name, value) = line.split_once(": ").unwrap_or_else(|| panic!("{case}: header {line:?}"));
+            if name == "Content-Length" {
+                length = value.parse::<usize>().ok();
+            }
+        }
+        let length = length.unwrap_or_else(|| panic!("{case}: no Content-Length"));
+        // A HEAD answer has no body: it is the last thing sent (a case is one request).
+        let head_only = rest.len() == end + 4;
+        let body_end = if head_only { end + 4 } else { end + 4 + length };
+        assert!(rest.len() >= body_end, "{case}: a body cut short");
+        rest = &rest[body_end..];
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn fuzzed_requests_get_well_formed_answers_and_the_server_lives_on() {
+    let h = server(Config { workers: 2, ..Config::default() });
+    let mut normal = Client::new(&h.addr().to_string());
+    let mut rng = XorShift(0x5eed_2026_0001);
+    let start = Instant::now();
+    let mut answered = 0;
+    for n in 0..1500 {
+        let (bytes, whole) = fuzz_request(&mut rng);
+        let case = format!("case {n}: {:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(200)]));
+        let mut s = TcpStream::connect(h.addr()).unwrap();
+        s.set_nodelay(true).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        // In pieces, so that the reader sees partial lines.
+        let mut at = 0;
+        while at < bytes.len() {
+            let k = (at + 1 + rng.below(bytes.len())).min(bytes.len());
+            if s.write_all(&bytes[at..k]).is_err() {
+                break;
+            }
+            at = k;
+        }
+        let _ = s.shutdown(std::net::Shutdown::Write);
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        if answer.is_empty() {
+            assert!(!whole, "{case}: a whole request got no answer");
+        } else {
+            answered += well_formed(&answer, &case);
+        }
+        assert_eq!(normal.send("GET", "/api/rules", None).unwrap().status, 200, "after {case}");
+    }
+    assert!(answered > 1000, "{answered}");
+    // The JSON reader alone: any text, never a panic, in bounded time.
+    for _ in 0..20_000 {
+        let text = fuzz_json(&mut rng, 0);
+        let _ = spot_the_ships::render::json::parse(&text);
+    }
+    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    h.stop();
+}

@@ -200,7 +200,8 @@ fn afloat(list: Option<&str>, rules: &Rules, known: &ScanRecord, wrecks: &CellSe
     }
     let sunk = (!rules.touch() && fleet.is_straight()).then(|| wreck_sizes(known, wrecks)).flatten();
     let Some(sunk) = sunk else {
-        return Err(CliError::Usage(unreadable_wrecks(rules, wrecks)));
+        // A grid the rules cannot read (not a bad flag: `/api/advise` answers 422).
+        return Err(CliError::Invalid(unreadable_wrecks(rules, wrecks)));
     };
     let mut left = fleet.sizes();
     for s in sunk {

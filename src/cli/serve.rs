@@ -16,9 +16,12 @@ const FLAGS: &[Flag] = &[
         "the address to listen on; anything but a loopback\naddress lets other machines in (a warning says so)",
     )
     .default("127.0.0.1"),
-    Flag::value("--workers", "N", "worker threads (each serves one connection at a time)").default("64"),
+    Flag::value("--workers", "N", "worker threads (they answer whole requests)").default("64"),
+    Flag::value("--max-connections", "N", "connections held at most (past it: 503)").default("10000"),
     Flag::value("--max-games", "N", "games kept at most (the oldest is evicted)").default("10000"),
     Flag::value("--idle", "SECONDS", "close a connection idle this long").default("5"),
+    Flag::value("--request-time", "SECONDS", "the longest a request may take to arrive,\nfrom its first byte (408)")
+        .default("10"),
 ];
 
 /// `serve`'s command line.
@@ -52,8 +55,9 @@ ROUTES (anything else: 404; errors are JSON {\"error\": {\"status\", \"message\"
 
 LIMITS
   request line 8 KiB (414), headers 16 KiB and 64 lines (431), body 1 MiB
-  (413), 10 s for a whole request (408); bays of at most 2,500 cells for advise,
-  games and traces; a full queue of waiting connections answers 503.
+  (413), --request-time from a request's first byte to its last (408); bays of
+  at most 2,500 cells for advise, games and traces (413); past --max-connections
+  (or the open-file limit), or with 1,024 requests waiting for a worker: 503.
 ",
     extra: None,
 };
@@ -71,6 +75,10 @@ pub(crate) struct ServeConfig {
     pub max_games: usize,
     /// `--idle`: 1 to 3600 seconds.
     pub idle: u64,
+    /// `--max-connections`: at least 1.
+    pub max_connections: usize,
+    /// `--request-time`: 1 to 3600 seconds.
+    pub request_time: u64,
     /// The rules of `/exec`: the rule flags, with starwars where `--rules` is absent.
     pub exec_rules: crate::game::rules::Rules,
 }
@@ -88,13 +96,22 @@ impl ServeConfig {
         let workers: usize = p.require("--workers")?;
         let max_games: usize = p.require("--max-games")?;
         let idle: u64 = p.require("--idle")?;
-        if !(1..=1024).contains(&workers) || max_games == 0 || !(1..=3600).contains(&idle) {
+        let max_connections: usize = p.require("--max-connections")?;
+        let request_time: u64 = p.require("--request-time")?;
+        if !(1..=1024).contains(&workers)
+            || max_games == 0
+            || max_connections == 0
+            || !(1..=3600).contains(&idle)
+            || !(1..=3600).contains(&request_time)
+        {
             return Err(CliError::Usage(
-                "--workers takes 1 to 1024, --max-games at least 1, --idle 1 to 3600 seconds".into(),
+                "--workers takes 1 to 1024, --max-games and --max-connections at least 1, --idle and \
+                 --request-time 1 to 3600 seconds"
+                    .into(),
             ));
         }
         let exec_rules = RuleFlags::read(p)?.rules_or_preset("starwars")?;
-        Ok(ServeConfig { ip, port, workers, max_games, idle, exec_rules })
+        Ok(ServeConfig { ip, port, workers, max_games, idle, max_connections, request_time, exec_rules })
     }
 }
 
@@ -102,7 +119,8 @@ impl ServeConfig {
 /// Pre: none. Post: serves until the process is stopped; `Err` for bad flags or an
 /// address that cannot be bound.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let ServeConfig { ip, port, workers, max_games, idle, exec_rules } = ServeConfig::read(flags)?;
+    let ServeConfig { ip, port, workers, max_games, idle, max_connections, request_time, exec_rules } =
+        ServeConfig::read(flags)?;
     if !ip.is_loopback() {
         writeln!(
             io.stderr,
@@ -114,6 +132,8 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
         workers,
         max_games,
         idle: Duration::from_secs(idle),
+        max_connections,
+        limits: serve::http::Limits { request_time: Duration::from_secs(request_time), ..Default::default() },
         exec_rules,
         ..Config::default()
     };
@@ -138,11 +158,16 @@ mod tests {
             (c.ip.to_string(), c.port, c.workers, c.max_games, c.idle),
             ("127.0.0.1".into(), 8080, 64, 10_000, 5)
         );
+        assert_eq!((c.max_connections, c.request_time), (10_000, 10));
+        let c = ServeConfig::read(&COMMAND.parse_words(&["--max-connections", "3", "--request-time", "1"])).unwrap();
+        assert_eq!((c.max_connections, c.request_time), (3, 1));
         assert_eq!(c.exec_rules.preset_name(), "starwars");
         let c = ServeConfig::read(&COMMAND.parse_words(&["--port", "0", "--rules", "classic", "--idle", "9"])).unwrap();
         assert_eq!((c.port, c.idle, c.exec_rules.preset_name()), (0, 9, "classic"));
         let e = |w: &[&str]| ServeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
         assert_eq!(e(&["--port", "70000"]), "--port: 70000 is past 65535");
+        assert!(e(&["--request-time", "0"]).contains("--request-time 1 to 3600"));
+        assert!(e(&["--max-connections", "0"]).contains("--max-connections at least 1"));
         assert_eq!(e(&["--bind", "x"]), "--bind: expected an IP address such as 127.0.0.1, got `x`");
     }
 }

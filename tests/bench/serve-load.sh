@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# serve under load, on loopback only (README, "## serve"): CLIENTS concurrent clients
-# (default 200), each playing a whole classic game through /api/games, then 50
-# sequential /api/advise calls on a classic mid-game. The client is
+# serve under load, on loopback only (README, "## serve"). The client is
 # tests/bench/serve_load.rs (standard library only, built with rustc -O).
-# Usage: bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS]
+#   1. IDLE_ALONE (default 2000) idle connections, and GETs of /api/rules beside them;
+#   2. ROUNDS rounds of CLIENTS concurrent players (default 200), each a kept-alive
+#      connection playing a whole classic game through /api/games;
+#   3. one round of CLIENTS players with IDLE idle connections beside them (default
+#      0: skipped);
+#   4. 50 sequential /api/advise calls on a classic mid-game;
+# then the server's peak and final resident memory and its CPU time.
+# Usage: bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS] [IDLE] [IDLE_ALONE]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 clients=${1:-200}
 rounds=${2:-3}
+idle=${3:-0}
+idle_alone=${4:-2000}
 cargo build --release --quiet
 tmp=$(mktemp -d)
 server_pid=
@@ -17,15 +24,29 @@ cleanup() {
 }
 trap cleanup EXIT
 rustc -O --edition 2021 tests/bench/serve_load.rs -o "$tmp/serve_load"
+# The client holds a descriptor a connection too.
+ulimit -n "$(ulimit -Hn)"
 target/release/spot-the-ships serve --port 0 --workers "${SERVE_WORKERS:-64}" > "$tmp/out" 2> "$tmp/err" &
 server_pid=$!
 for _ in $(seq 50); do grep -q serving "$tmp/out" 2>/dev/null && break; sleep 0.1; done
 addr=$(sed -n 's|^serving on http://\(.*\)/$|\1|p' "$tmp/out")
 case "$addr" in 127.0.0.1:*) ;; *) echo "error: the server is not on loopback: $addr" >&2; exit 1 ;; esac
-echo "server: $addr (${SERVE_WORKERS:-64} workers); $(nproc) cores, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "server: $addr (${SERVE_WORKERS:-64} workers); $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+memory() { echo "server memory: $(grep -E '^(VmHWM|VmRSS)' /proc/$server_pid/status | tr -s ' \n' ' ')"; }
+if [ "$idle_alone" -gt 0 ]; then
+    "$tmp/serve_load" idle "$addr" "$idle_alone"
+    memory
+fi
 for round in $(seq "$rounds"); do
     echo "round $round"
     "$tmp/serve_load" games "$addr" "$clients"
 done
+memory
+if [ "$idle" -gt 0 ]; then
+    echo "round with $idle idle connections"
+    "$tmp/serve_load" games "$addr" "$clients" "$idle"
+    memory
+fi
 "$tmp/serve_load" advise "$addr" 50
+memory
 echo "server CPU time (user+sys, s): $(awk '{printf "%.2f", ($14+$15)/100}' /proc/$server_pid/stat)"

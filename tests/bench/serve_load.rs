@@ -1,10 +1,15 @@
 //! The load client of tests/bench/serve-load.sh (standard library only; built with
-//! `rustc -O`). Two modes:
+//! `rustc -O`). Three modes:
 //!
-//!   serve_load games ADDR CLIENTS   CLIENTS threads at once, each plays a whole classic
+//!   serve_load games ADDR CLIENTS [IDLE]
+//!                                   CLIENTS threads at once, each plays a whole classic
 //!                                   game through /api/games (hunt on a checkerboard,
 //!                                   then the neighbours of hits); prints the probes'
-//!                                   latency percentiles and any error
+//!                                   latency percentiles and any error. With IDLE, that
+//!                                   many idle connections are opened first and held
+//!   serve_load idle ADDR N          opens N idle connections, then times 200 GETs of
+//!                                   /api/rules on one kept-alive connection and 50 on
+//!                                   new connections beside them
 //!   serve_load advise ADDR N        N sequential /api/advise calls on a classic
 //!                                   mid-game; prints their latency percentiles
 //!
@@ -127,6 +132,17 @@ fn play(addr: &str, seed: u64) -> Result<Vec<u64>, String> {
     }
 }
 
+/// Opens `n` connections that send nothing, and keeps them.
+fn open_idle(addr: &str, n: usize) -> Vec<TcpStream> {
+    let held: Vec<TcpStream> = (0..n).filter_map(|_| TcpStream::connect(addr).ok()).collect();
+    if held.len() < n {
+        eprintln!("error: {} of {n} idle connections opened", held.len());
+        std::process::exit(1);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    held
+}
+
 fn percentiles(label: &str, mut t: Vec<u64>) {
     t.sort_unstable();
     let at = |q: f64| t.get(((t.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0) as f64 / 1000.0;
@@ -144,14 +160,36 @@ const MID_GAME: &str = "..........\\n....X.....\\n..X.......\\n......X...\\n...X
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (mode, addr, n) = match args.as_slice() {
-        [_, m, a, n] => (m.as_str(), a.clone(), n.parse::<usize>().expect("a number")),
+    let (mode, addr, n, idle) = match args.as_slice() {
+        [_, m, a, n] => (m.as_str(), a.clone(), n.parse::<usize>().expect("a number"), 0),
+        [_, m, a, n, i] => (m.as_str(), a.clone(), n.parse::<usize>().expect("a number"), i.parse::<usize>().expect("a number")),
         _ => {
-            eprintln!("usage: serve_load games|advise ADDR N");
+            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE]");
             std::process::exit(2);
         }
     };
+    let held = open_idle(&addr, if mode == "idle" { n } else { idle });
     match mode {
+        "idle" => {
+            let mut c = Conn { addr: addr.clone(), io: None };
+            let mut times = Vec::new();
+            for _ in 0..200 {
+                let start = Instant::now();
+                let (status, _) = c.send("GET", "/api/rules", "").expect("rules answer");
+                times.push(start.elapsed().as_micros() as u64);
+                assert_eq!(status, 200);
+            }
+            percentiles(&format!("GET /api/rules beside {} idle connections, kept alive", held.len()), times);
+            let mut times = Vec::new();
+            for _ in 0..50 {
+                let mut c = Conn { addr: addr.clone(), io: None };
+                let start = Instant::now();
+                let (status, _) = c.send("GET", "/api/rules", "").expect("rules answer");
+                times.push(start.elapsed().as_micros() as u64);
+                assert_eq!(status, 200);
+            }
+            percentiles(&format!("GET /api/rules beside {} idle connections, new connection", held.len()), times);
+        }
         "games" => {
             let barrier = Arc::new(Barrier::new(n));
             let start = Instant::now();
@@ -180,7 +218,8 @@ fn main() {
             }
             let wall = start.elapsed().as_secs_f64();
             println!(
-                "{n} clients: {games} whole games, {errors} errors, {} probes ({:.1} per game) in {wall:.2} s ({:.0} probes/s)",
+                "{n} clients ({} idle connections beside): {games} whole games, {errors} errors, {} probes ({:.1} per game) in {wall:.2} s ({:.0} probes/s)",
+                held.len(),
                 all.len(),
                 all.len() as f64 / games.max(1) as f64,
                 all.len() as f64 / wall
@@ -203,8 +242,9 @@ fn main() {
             percentiles("advise (classic mid-game, bayes)", times);
         }
         _ => {
-            eprintln!("usage: serve_load games|advise ADDR N");
+            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE]");
             std::process::exit(2);
         }
     }
+    drop(held);
 }

@@ -146,6 +146,11 @@ fn advise(req: &Request) -> Response {
         let Some(text) = body.get("state").and_then(Value::as_str) else {
             return Err(Response::error(400, "`state` is required: the grid as `advise` reads it (rows of . X + #)"));
         };
+        // The grid's size before it is read: too large is 413 whatever else is wrong.
+        let (rows, cols) = text.lines().fold((0usize, 0usize), |(r, c), l| (r + 1, c.max(l.trim_end().len())));
+        if rows.saturating_mul(cols) > SERVE_CELLS {
+            return Err(Response::error(413, &format!("the grid has more than {SERVE_CELLS} cells")));
+        }
         let (known, wrecks) =
             crate::scan::state::parse(text.as_bytes()).map_err(|e| Response::error(422, &e.to_string()))?;
         if known.rows().saturating_mul(known.cols()) > SERVE_CELLS {
@@ -176,6 +181,26 @@ fn new_game(state: &State, req: &Request) -> Response {
             extra.extend(["--rules".to_string(), "classic".to_string()]);
         }
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        // The bay's size before anything is built (a 10000x10000 bay was allocated before
+        // its 413): one side past the cap, or both whose product is, is 413.
+        let side = |k: &str| match body.get(k) {
+            Some(Value::Number(n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                Some(n.parse::<u64>().unwrap_or(u64::MAX))
+            }
+            Some(Value::String(n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                Some(n.parse::<u64>().unwrap_or(u64::MAX))
+            }
+            _ => None,
+        };
+        let cap = SERVE_CELLS as u64;
+        let too_large = match (side("rows"), side("cols")) {
+            (Some(r), Some(c)) => r.checked_mul(c).is_none_or(|n| n > cap),
+            (Some(n), None) | (None, Some(n)) => n > cap,
+            (None, None) => false,
+        };
+        if too_large {
+            return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
+        }
         let flags = flags_from(&crate::cli::referee::COMMAND, &body, &keys, &["seed"], &extra)?;
         let board = crate::cli::referee::board(&flags).map_err(cli_error)?;
         if board.rows().saturating_mul(board.cols()) > SERVE_CELLS {
@@ -199,9 +224,13 @@ fn new_game(state: &State, req: &Request) -> Response {
 fn probe(state: &State, token: &str, req: &Request) -> Response {
     let run = || -> Result<Response, Response> {
         if !is_token(token) {
-            return Err(Response::error(404, "no such game: a token is 32 hex digits"));
+            return Err(Response::error(404, "no such game: a token is 32 lower-case hex digits"));
         }
         let body = body_object(req)?;
+        // Unknown fields are refused, as `/api/games` refuses them.
+        if let Some(m) = body.as_object().unwrap_or(&[]).iter().find(|m| m.key != "r" && m.key != "c") {
+            return Err(Response::error(400, &format!("unknown field `{}`; the fields are r, c", shown(&m.key))));
+        }
         let coord = |k: &str| body.get(k).and_then(Value::as_u64).and_then(|v| usize::try_from(v).ok());
         let (Some(r), Some(c)) = (coord("r"), coord("c")) else {
             return Err(Response::error(400, "the body must be {\"r\": ROW, \"c\": COLUMN} (whole numbers from 0)"));
@@ -478,9 +507,14 @@ fn exec(state: &State, req: &Request) -> Response {
         }
         let token = get("token").unwrap_or("");
         if !is_token(token) {
-            return Err(Response::error(400, "token=T is required (32 hex digits, from method=GetToken)"));
+            return Err(Response::error(400, "token=T is required (32 lower-case hex digits, from method=GetToken)"));
         }
-        let number = |k: &str| get(k).and_then(|v| v.parse::<usize>().ok());
+        // Plain digits only (`parse` alone takes `+1`).
+        let number = |k: &str| {
+            get(k)
+                .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|v| v.parse::<usize>().ok())
+        };
         let cell = if method == "GetCellAt" {
             match (number("row"), number("col")) {
                 (Some(r), Some(c)) => Some(Position::new(r, c)),

@@ -45,9 +45,9 @@ impl Tokens {
     }
 }
 
-/// True for a string that can be a token (32 hex digits).
+/// True for a string that can be a token (32 lower-case hex digits, as made).
 pub(crate) fn is_token(text: &str) -> bool {
-    text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())
+    text.len() == 32 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// One game: the hidden bay and the probes so far.
@@ -152,5 +152,6 @@ mod tests {
         assert!(is_token(&a) && is_token(&b));
         assert_ne!(a, b);
         assert!(!is_token("abc"));
+        assert!(!is_token(&a.to_ascii_uppercase().replace(|c: char| c.is_ascii_digit(), "A")));
     }
 }

@@ -1,24 +1,25 @@
 //! `serve`: a small HTTP/1.1 server (standard library only) for the page, the JSON API
 //! and the remote-service seed's `/exec`.
 //!
-//! One thread accepts connections and hands them to a fixed pool of workers through a
-//! bounded queue (a full queue answers 503 at once). A worker serves one connection at
-//! a time: requests are read under caps ([`http::Limits`]), a connection idle past the
-//! idle timeout is closed, and a kept-alive connection is closed after every 8th
-//! response while other connections are waiting, so that a few clients cannot hold
-//! every worker.
+//! One thread waits on every connection at once (an `epoll` event loop, [`event`]): it
+//! reads what arrives on non-blocking sockets and parses it a piece at a time under caps
+//! ([`http::Limits`]); only a whole request goes to the fixed pool of workers, and
+//! answers are written without blocking (what a slow reader does not take waits in the
+//! loop, not in a worker). So an idle or slow connection costs
+//! memory (a few hundred bytes, plus what it sent) but never a worker; connections past
+//! the cap (or past the open-file limit) get a 503 at once.
 
 pub(crate) mod api;
 pub mod client;
+mod event;
 pub(crate) mod games;
 pub mod http;
 
 use crate::game::rules::Rules;
-use std::io::{self, BufReader, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::io;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -27,10 +28,13 @@ use std::time::Duration;
 pub struct Config {
     /// Where to listen (port 0: any free port).
     pub bind: SocketAddr,
-    /// Worker threads (at least 1).
+    /// Worker threads (at least 1): they answer whole requests.
     pub workers: usize,
-    /// Connections waiting for a worker at most (past it: 503).
+    /// Whole requests waiting for a worker at most (past it: 503).
     pub queue: usize,
+    /// Connections held at most (past it, or past the open-file limit less a reserve:
+    /// 503 at once).
+    pub max_connections: usize,
     /// A connection idle this long between requests is closed.
     pub idle: Duration,
     /// The caps on one request.
@@ -49,6 +53,7 @@ impl Default for Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             workers: 64,
             queue: 1024,
+            max_connections: 10_000,
             idle: Duration::from_secs(5),
             limits: http::Limits::default(),
             max_games: 10_000,
@@ -69,8 +74,6 @@ pub(crate) struct State {
     pub(crate) tokens: games::Tokens,
     /// The rules of `/exec`'s games.
     pub(crate) exec_rules: Rules,
-    /// Connections waiting for a worker.
-    queued: AtomicUsize,
     /// Set when the server stops.
     stop: AtomicBool,
 }
@@ -80,53 +83,45 @@ pub(crate) struct State {
 pub struct Handle {
     addr: SocketAddr,
     state: Arc<State>,
-    accept: Option<JoinHandle<()>>,
+    shared: Arc<event::Shared>,
+    event_loop: Option<JoinHandle<()>>,
     workers: Vec<JoinHandle<()>>,
+    cap: usize,
 }
 
-/// Starts a server.
+/// Starts a server. The soft open-file limit is raised to the hard one first, and the
+/// connections held at most are `config.max_connections` or that limit less
+/// a reserve, the smaller.
 /// Pre: none. Post: listening on `handle.addr()` once this returns; `Err` when the
-/// address cannot be bound or `/dev/urandom` cannot be opened.
+/// address cannot be bound, `/dev/urandom` cannot be opened, or a thread cannot start.
 pub fn start(config: Config) -> io::Result<Handle> {
+    let files = crate::sys::raise_open_file_limit();
+    let cap = usize::try_from(files.saturating_sub(event::RESERVED_FDS))
+        .unwrap_or(usize::MAX)
+        .min(config.max_connections)
+        .max(1);
     let listener = TcpListener::bind(config.bind)?;
     let addr = listener.local_addr()?;
     let state = Arc::new(State {
         store: games::Store::new(config.max_games),
         tokens: games::Tokens::open()?,
         exec_rules: config.exec_rules.clone(),
-        queued: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         config,
     });
-    let (send, receive) = sync_channel::<TcpStream>(state.config.queue.max(1));
-    let receive = Arc::new(Mutex::new(receive));
+    let (shared, wake_read) = event::shared()?;
+    let shared = Arc::new(shared);
     let mut workers = Vec::new();
     for k in 0..state.config.workers.max(1) {
-        let (state, receive) = (Arc::clone(&state), Arc::clone(&receive));
-        workers.push(std::thread::Builder::new().name(format!("serve-{k}")).spawn(move || work(&state, &receive))?);
+        let (state, shared) = (Arc::clone(&state), Arc::clone(&shared));
+        workers
+            .push(std::thread::Builder::new().name(format!("serve-{k}")).spawn(move || event::work(&state, &shared))?);
     }
-    let accept_state = Arc::clone(&state);
-    let accept = std::thread::Builder::new().name("serve-accept".into()).spawn(move || {
-        for stream in listener.incoming() {
-            if accept_state.stop.load(Ordering::SeqCst) {
-                break;
-            }
-            let Ok(stream) = stream else { continue };
-            let _ = stream.set_nodelay(true);
-            accept_state.queued.fetch_add(1, Ordering::SeqCst);
-            match send.try_send(stream) {
-                Ok(()) => {}
-                Err(TrySendError::Full(mut stream)) | Err(TrySendError::Disconnected(mut stream)) => {
-                    accept_state.queued.fetch_sub(1, Ordering::SeqCst);
-                    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-                    let busy = http::Response::error(503, "the server is busy: try again");
-                    let _ = http::write_response(&mut stream, &busy, false, false);
-                }
-            }
-        }
-        // Dropping `send` ends the workers once the queue is empty.
-    })?;
-    Ok(Handle { addr, state, accept: Some(accept), workers })
+    let (loop_state, loop_shared) = (Arc::clone(&state), Arc::clone(&shared));
+    let event_loop = std::thread::Builder::new()
+        .name("serve-loop".into())
+        .spawn(move || event::run(&loop_state, &loop_shared, listener, wake_read, cap))?;
+    Ok(Handle { addr, state, shared, event_loop: Some(event_loop), workers, cap })
 }
 
 impl Handle {
@@ -140,76 +135,31 @@ impl Handle {
         (self.state.store.len(), self.state.store.evicted())
     }
 
+    /// The most connections held at once (past it: 503).
+    pub fn max_connections(&self) -> usize {
+        self.cap
+    }
+
     /// Serves until the process ends (Ctrl-C).
-    /// Pre: none. Post: returns only if the accepting thread ends.
+    /// Pre: none. Post: returns only if the event loop ends.
     pub fn wait(mut self) {
-        if let Some(a) = self.accept.take() {
+        if let Some(a) = self.event_loop.take() {
             let _ = a.join();
         }
     }
 
-    /// Stops accepting, lets the workers finish their connections, and joins them.
+    /// Stops: the requests with workers are answered, every connection is closed, and
+    /// every thread joined.
     /// Pre: none. Post: no thread of this server runs.
     pub fn stop(mut self) {
         self.state.stop.store(true, Ordering::SeqCst);
-        // Wake the accepting thread with a connection of our own.
-        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
-        if let Some(a) = self.accept.take() {
+        self.shared.wake();
+        if let Some(a) = self.event_loop.take() {
             let _ = a.join();
         }
+        self.shared.stop_workers();
         for w in self.workers.drain(..) {
             let _ = w.join();
-        }
-    }
-}
-
-/// A worker: takes connections off the queue until it is closed.
-fn work(state: &State, receive: &Mutex<Receiver<TcpStream>>) {
-    loop {
-        let next = {
-            let guard = receive.lock().unwrap_or_else(|e| e.into_inner());
-            guard.recv()
-        };
-        let Ok(stream) = next else { return };
-        state.queued.fetch_sub(1, Ordering::SeqCst);
-        if state.stop.load(Ordering::SeqCst) {
-            continue;
-        }
-        serve_connection(state, stream);
-    }
-}
-
-/// A kept-alive connection gives its worker up (is closed after a response) every this
-/// many requests while other connections wait: often enough to be fair, rarely enough
-/// that clients do not spend their time reconnecting.
-const YIELD_EVERY: usize = 8;
-
-/// Serves the requests of one connection.
-fn serve_connection(state: &State, stream: TcpStream) {
-    let config = &state.config;
-    let _ = stream.set_read_timeout(Some(config.idle));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(10)));
-    let Ok(read_half) = stream.try_clone() else { return };
-    let mut reader = BufReader::with_capacity(8192, read_half);
-    let mut out = io::BufWriter::new(stream);
-    for served in 1..=config.max_requests.max(1) {
-        let request = match http::read_request(&mut reader, &config.limits) {
-            Ok(r) => r,
-            Err(http::ReadError::Closed) => return,
-            Err(http::ReadError::Refuse(status, message)) => {
-                let _ = http::write_response(&mut out, &http::Response::error(status, &message), false, false);
-                return;
-            }
-        };
-        let response = api::route(state, &request);
-        let keep = request.keep_alive
-            && served < config.max_requests
-            && !state.stop.load(Ordering::SeqCst)
-            && (served % YIELD_EVERY != 0 || state.queued.load(Ordering::SeqCst) == 0);
-        let head = request.method == "HEAD";
-        if http::write_response(&mut out, &response, keep, head).is_err() || !keep {
-            let _ = out.flush();
-            return;
         }
     }
 }
