@@ -9,6 +9,7 @@ use crate::game::rules::Rules;
 use crate::limits::BOT_NAME_CHARS;
 use crate::limits::SIMULATE_GAMES;
 use crate::strategy;
+use crate::tools::opponent::Placement;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
 use crate::tools::simulate::merge;
@@ -42,6 +43,12 @@ const FLAGS: &[Flag] = &[
     Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
         .repeatable(),
     Flag::value("--move-time", "SECS", "the time a bot has per probe (a process's first: 10 s)").default("1"),
+    Flag::value(
+        "--placement",
+        "HOW",
+        "uniform: each ship uniformly among the valid places;\nopponent: of 16 uniform fleets, the one density needs\nthe most scans for (text and csv only)",
+    )
+    .default("uniform"),
     Flag::switch(
         "--forfeit-as-max",
         "a game a bot forfeits counts rows*cols scans and the run\ngoes on (without: the run stops with an error)",
@@ -219,7 +226,31 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
         None => None,
         Some(text) => Some(shard(text, games)?),
     };
-    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard, bots, move_time, forfeit_as_max })
+    let placement = match flags.choice("--placement", &Placement::NAMES)? {
+        Some(name) => Placement::by_name(name).unwrap_or_default(),
+        None => Placement::Uniform,
+    };
+    if placement != Placement::Uniform
+        && (shard.is_some() || Format::read(flags, &["text", "csv", "json"])? == Format::Json)
+    {
+        return Err(CliError::Usage(
+            "--placement opponent: the JSON report and its shards hold uniform placements only; use text or csv".into(),
+        ));
+    }
+    Ok(SimConfig {
+        games,
+        rows,
+        cols,
+        rules,
+        strategies,
+        seed,
+        threads,
+        shard,
+        bots,
+        move_time,
+        forfeit_as_max,
+        placement,
+    })
 }
 
 /// The bots of `--bot NAME=CMD`: each name and its command split into words.
@@ -303,14 +334,19 @@ fn text(r: &SimResult) -> String {
     };
     let _ = writeln!(
         out,
-        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
+        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}{}",
         c.rows,
         c.cols,
         c.rules.fleet().describe(),
         if cells == 1 { "" } else { "s" },
         c.seed,
         c.rules.preset_name(),
-        c.rules.describe()
+        c.rules.describe(),
+        match c.placement {
+            Placement::Uniform => "",
+            Placement::Opponent =>
+                "\nfleets placed as an opponent would: of 16 uniform ones, the one density needs the most scans for",
+        }
     );
     let rates: Vec<Rates> = r
         .stats

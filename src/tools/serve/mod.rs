@@ -12,6 +12,7 @@ pub(crate) mod api;
 pub mod client;
 pub(crate) mod games;
 pub mod http;
+pub(crate) mod levels;
 
 use crate::game::rules::Rules;
 use std::io::{self, BufReader, Write};
