@@ -203,6 +203,9 @@ fn base64(text: &str) -> Vec<u8> {
     out
 }
 
+/// One turn of a game: the cells probed so far, and the ships the panel shows sunk.
+type Turn = (Vec<(u64, u64)>, Vec<String>);
+
 /// The program `name` on PATH.
 fn on_path(name: &str) -> Option<std::path::PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -430,7 +433,7 @@ fn the_page_in_a_real_browser() {
     // checked against the fleet the referee reveals at the end.
     d.run("document.getElementById('p-enemy-0-0').focus();");
     let mut probes = 0u64;
-    let mut turns: Vec<(Vec<(u64, u64)>, Vec<String>)> = Vec::new();
+    let mut turns: Vec<Turn> = Vec::new();
     let mut probed = Vec::new();
     'game: for r in 0..10u64 {
         for k in 0..10u64 {
@@ -460,7 +463,7 @@ fn the_page_in_a_real_browser() {
     let end = d.wait_text("p-msg", |t| {
         t.starts_with("You win:") || t.starts_with("The computer wins:") || t.starts_with("A draw:")
     });
-    assert!(end.contains(&format!("{probes} probes")) || end.contains(&format!("needed {probes}.")), "{end}");
+    assert!(end.contains(&format!("{probes} probes")) || end.contains(&format!("you needed {probes} (")), "{end}");
     assert!(d.text("p-them").contains("(done)"));
     // The computer's fleet is shown, and each turn's sunk ships are exactly those whose
     // every cell had been probed (the referee says sunk then, and only then).

@@ -352,7 +352,12 @@ fn body_fleet(body: &Value, rules: &Rules) -> Result<Board, Response> {
         ships.push(Ship::drawn(Position::new(r0, c0), shape));
     }
     let (rows, cols) = rules.bay();
-    Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(422, &e.to_string()))
+    let board = Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(422, &e.to_string()))?;
+    if board.rules().fleet() != rules.fleet() {
+        let want = rules.fleet().describe();
+        return Err(Response::error(422, &format!("the ships must be the rules' fleet, {want}")));
+    }
+    Ok(board)
 }
 
 /// Records the computer's probes and answers.

@@ -332,7 +332,7 @@ function pStrategy() {
 function pLevelInfo() {
   const p = preset(P.rules), name = pStrategy(), s = p.strategies.find((x) => x.name === name);
   const v = $("p-level").value, level = v.startsWith("s:") ? name : { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" }[v];
-  P.who = v.startsWith("s:") ? name : level + " (" + name + ")";
+  P.who = v.startsWith("s:") ? name : level + ", " + name;
   $("p-level-info").textContent = level + ": " + name + ", " + (s ? s.summary : "") + "; " + scans(s && s.mean) + " under " + P.rules +
     " (" + fmt(MEASURED) + " games)" + (v === "expert" ? ", the strongest the page plays for these rules." : ".");
 }
@@ -460,9 +460,9 @@ async function pRevealFleet(epoch) {
 // The result, one sentence.
 function pResult() {
   const mine = P.myMoves.length, theirs = P.comp.scans, who = "the computer (" + P.who + ")";
-  if (P.gaveUp) return "You gave up after " + mine + " probe" + (mine === 1 ? "" : "s") + "; " + who + " found your fleet in " + theirs + ". Its fleet is shown.";
-  if (mine < theirs) return "You win: you found every ship cell in " + mine + " probes, " + who + " needed " + theirs + ".";
-  if (mine > theirs) return "The computer wins: " + who + " found your fleet in " + theirs + " probes, you needed " + mine + ".";
+  if (P.gaveUp) return "You gave up after " + mine + " probe" + (mine === 1 ? "" : "s") + "; " + who + " found your fleet in " + theirs + ", and its fleet is shown.";
+  if (mine < theirs) return "You win: you found every ship cell in " + mine + " probes, and " + who + " needed " + theirs + ".";
+  if (mine > theirs) return "The computer wins: it found your fleet in " + theirs + " probes, and you needed " + mine + " (" + P.who + ").";
   return "A draw: you and " + who + " each needed " + mine + " probes.";
 }
 
