@@ -36,19 +36,14 @@ const FLAGS: &[Flag] = &[
         "worker threads (default and at most: every core; 1 to 1024\naccepted); results do not depend on it",
     ),
     FORMAT.with_help(
-        "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: one object with everything",
+        "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: everything",
     ),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
     Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
     Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
         .repeatable(),
     Flag::value("--move-time", "SECS", "the time a bot has per probe (a process's first: 10 s)").default("1"),
-    Flag::value(
-        "--placement",
-        "HOW",
-        "uniform: each ship uniformly among the valid places;\nopponent: of 16 uniform fleets, the one density needs\nthe most scans for (text and csv only)",
-    )
-    .default("uniform"),
+    Flag::value("--placement", "HOW", "uniform (default) or opponent (density's hardest of 16)"),
     Flag::switch(
         "--forfeit-as-max",
         "a game a bot forfeits counts rows*cols scans and the run\ngoes on (without: the run stops with an error)",
