@@ -555,6 +555,15 @@ fn the_page_in_a_real_browser() {
     );
     d.wait_for("play to fit 400 px", fits);
     d.screenshot("play-400.png");
+    // The starwars bay (58 x 23, drawn ships) fits too, and plays.
+    d.choose("p-rules", "starwars");
+    d.click("#p-random");
+    d.wait_text("p-msg", |t| t.contains("fleet is placed"));
+    d.click("#p-start");
+    d.wait_text("p-msg", |t| t.starts_with("Turn 1: your move"));
+    d.click("#p-enemy-30-11");
+    d.wait_text("p-you", |t| t == "Your probes: 1");
+    d.wait_for("starwars to fit 400 px", fits);
 
     let errors = d.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:?}");
