@@ -463,7 +463,7 @@ fn the_page_in_a_real_browser() {
     let end = d.wait_text("p-msg", |t| {
         t.starts_with("You win:") || t.starts_with("The computer wins:") || t.starts_with("A draw:")
     });
-    assert!(end.contains(&format!("{probes} probes")) || end.contains(&format!("you needed {probes} (")), "{end}");
+    assert!(end.contains(&format!("{probes} probes")) || end.contains(&format!("you needed {probes}.")), "{end}");
     assert!(d.text("p-them").contains("(done)"));
     // The computer's fleet is shown, and each turn's sunk ships are exactly those whose
     // every cell had been probed (the referee says sunk then, and only then).

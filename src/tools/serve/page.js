@@ -462,7 +462,7 @@ function pResult() {
   const mine = P.myMoves.length, theirs = P.comp.scans, who = "the computer (" + P.who + ")";
   if (P.gaveUp) return "You gave up after " + mine + " probe" + (mine === 1 ? "" : "s") + "; " + who + " found your fleet in " + theirs + ", and its fleet is shown.";
   if (mine < theirs) return "You win: you found every ship cell in " + mine + " probes, and " + who + " needed " + theirs + ".";
-  if (mine > theirs) return "The computer wins: it found your fleet in " + theirs + " probes, and you needed " + mine + " (" + P.who + ").";
+  if (mine > theirs) return "The computer wins: it (" + P.who + ") found your fleet in " + theirs + " probes; you needed " + mine + ".";
   return "A draw: you and " + who + " each needed " + mine + " probes.";
 }
 
