@@ -9,7 +9,7 @@ use crate::game::rules::Rules;
 use crate::limits::BOT_NAME_CHARS;
 use crate::limits::SIMULATE_GAMES;
 use crate::strategy;
-use crate::tools::opponent::Placement;
+use crate::tools::opponent;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
 use crate::tools::simulate::merge;
@@ -221,13 +221,8 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
         None => None,
         Some(text) => Some(shard(text, games)?),
     };
-    let placement = match flags.choice("--placement", &Placement::NAMES)? {
-        Some(name) => Placement::by_name(name).unwrap_or_default(),
-        None => Placement::Uniform,
-    };
-    if placement != Placement::Uniform
-        && (shard.is_some() || Format::read(flags, &["text", "csv", "json"])? == Format::Json)
-    {
+    let opponent = flags.choice("--placement", &opponent::NAMES)?.and_then(opponent::is_opponent).unwrap_or(false);
+    if opponent && (shard.is_some() || Format::read(flags, &["text", "csv", "json"])? == Format::Json) {
         return Err(CliError::Usage(
             "--placement opponent: the JSON report and its shards hold uniform placements only; use text or csv".into(),
         ));
@@ -244,7 +239,7 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
         bots,
         move_time,
         forfeit_as_max,
-        placement,
+        opponent,
     })
 }
 
@@ -337,10 +332,10 @@ fn text(r: &SimResult) -> String {
         c.seed,
         c.rules.preset_name(),
         c.rules.describe(),
-        match c.placement {
-            Placement::Uniform => "",
-            Placement::Opponent =>
-                "\nfleets placed as an opponent would: of 16 uniform ones, the one density needs the most scans for",
+        if c.opponent {
+            "\nfleets placed as an opponent would: of 16 uniform ones, the one density needs the most scans for"
+        } else {
+            ""
         }
     );
     let rates: Vec<Rates> = r

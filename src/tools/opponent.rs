@@ -1,6 +1,6 @@
 //! Fleets placed "as an opponent would": a placement hard for density to find.
 //!
-//! [`Placement::Opponent`] draws [`CANDIDATES`] fleets uniformly at random (the
+//! [`place`] as an opponent draws [`CANDIDATES`] fleets uniformly at random (the
 //! placer's model), lets density (deterministic, ties broken in cell order) solve each
 //! one, and keeps the fleet density needed the most scans for. The placement stays
 //! within the rules (every candidate is the placer's), and is reproducible from the
@@ -19,70 +19,51 @@ use crate::strategy::{self, Density};
 /// How many uniform fleets an opponent's placement chooses among.
 pub const CANDIDATES: usize = 16;
 
-/// How a fleet is placed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Placement {
-    /// Uniformly at random ([`Placer::place`]).
-    #[default]
-    Uniform,
-    /// Among [`CANDIDATES`] uniform fleets, the one density needs the most scans for.
-    Opponent,
+/// The names of the two placements: `uniform` (each ship uniformly among the valid
+/// places, [`Placer::place`]) and `opponent` (as an opponent would).
+pub const NAMES: [&str; 2] = ["uniform", "opponent"];
+
+/// Whether the placement called `name` is an opponent's: `Some(false)` for `uniform`
+/// (or `random`), `Some(true)` for `opponent`.
+/// Pre: none. Post: `None` for any other name.
+pub fn is_opponent(name: &str) -> Option<bool> {
+    match name {
+        "uniform" | "random" => Some(false),
+        "opponent" => Some(true),
+        _ => None,
+    }
 }
 
-impl Placement {
-    /// The names the command line and the JSON API take.
-    pub const NAMES: [&'static str; 2] = ["uniform", "opponent"];
-
-    /// The placement called `name` ([`Placement::NAMES`]; `random` also means uniform).
-    /// Pre: none. Post: `None` for any other name.
-    pub fn by_name(name: &str) -> Option<Placement> {
-        match name {
-            "uniform" | "random" => Some(Placement::Uniform),
-            "opponent" => Some(Placement::Opponent),
-            _ => None,
+/// Places `rules`' fleet on `placer`'s board into `ships` (emptied first), drawing from
+/// `rng`: uniformly, or as an opponent would when `opponent` (of [`CANDIDATES`] uniform
+/// fleets, the one density needs the most scans for).
+/// Pre: `placer` was made for `rules` on a `rows` x `cols` board. Post: `Ok` means
+/// `ships` is a fleet the rules accept; the same stream gives the same fleet.
+pub fn place(
+    opponent: bool,
+    placer: &mut Placer,
+    rules: &Rules,
+    rows: usize,
+    cols: usize,
+    rng: &mut Rng,
+    ships: &mut Vec<Ship>,
+) -> Result<(), PlacementError> {
+    if !opponent {
+        return placer.place(rules.fleet(), rng, ships);
+    }
+    let mut density = Density::default();
+    let mut best: Option<(usize, Vec<Ship>)> = None;
+    for _ in 0..CANDIDATES {
+        placer.place(rules.fleet(), rng, ships)?;
+        let scans = scans_of(&mut density, rows, cols, ships, rules);
+        if best.as_ref().is_none_or(|(most, _)| scans > *most) {
+            best = Some((scans, ships.clone()));
         }
     }
-
-    /// The name of this placement.
-    pub fn name(self) -> &'static str {
-        match self {
-            Placement::Uniform => "uniform",
-            Placement::Opponent => "opponent",
-        }
+    if let Some((_, fleet)) = best {
+        *ships = fleet;
     }
-
-    /// Places `rules`' fleet on `placer`'s board into `ships` (emptied first), drawing
-    /// from `rng`.
-    /// Pre: `placer` was made for `rules` (its bay and touch rule). Post: `Ok` means
-    /// `ships` is a fleet the rules accept; the same stream gives the same fleet.
-    pub fn place(
-        self,
-        placer: &mut Placer,
-        rules: &Rules,
-        rows: usize,
-        cols: usize,
-        rng: &mut Rng,
-        ships: &mut Vec<Ship>,
-    ) -> Result<(), PlacementError> {
-        match self {
-            Placement::Uniform => placer.place(rules.fleet(), rng, ships),
-            Placement::Opponent => {
-                let mut density = Density::default();
-                let mut best: Option<(usize, Vec<Ship>)> = None;
-                for _ in 0..CANDIDATES {
-                    placer.place(rules.fleet(), rng, ships)?;
-                    let scans = scans_of(&mut density, rows, cols, ships, rules);
-                    if best.as_ref().is_none_or(|(most, _)| scans > *most) {
-                        best = Some((scans, ships.clone()));
-                    }
-                }
-                if let Some((_, fleet)) = best {
-                    *ships = fleet;
-                }
-                Ok(())
-            }
-        }
-    }
+    Ok(())
 }
 
 /// The scans density needs to find `ships` (0 when the board is refused or density
@@ -97,11 +78,11 @@ fn scans_of(density: &mut Density, rows: usize, cols: usize, ships: &[Ship], rul
 mod tests {
     use super::*;
 
-    fn fleet(placement: Placement, seed: u64) -> Vec<Ship> {
+    fn fleet(opponent: bool, seed: u64) -> Vec<Ship> {
         let rules = Rules::preset("classic").unwrap();
         let mut placer = Placer::with_rules(10, 10, &rules);
         let mut ships = Vec::new();
-        placement.place(&mut placer, &rules, 10, 10, &mut Rng::new(seed), &mut ships).unwrap();
+        place(opponent, &mut placer, &rules, 10, 10, &mut Rng::new(seed), &mut ships).unwrap();
         ships
     }
 
@@ -110,22 +91,20 @@ mod tests {
         let rules = Rules::preset("classic").unwrap();
         let (mut uniform, mut opponent) = (0, 0);
         for seed in 0..40 {
-            let a = fleet(Placement::Opponent, seed);
-            assert_eq!(a, fleet(Placement::Opponent, seed));
+            let a = fleet(true, seed);
+            assert_eq!(a, fleet(true, seed));
             let mut density = Density::default();
             assert!(Board::with_rules(10, 10, a.clone(), &rules).is_ok());
             opponent += scans_of(&mut density, 10, 10, &a, &rules);
-            uniform += scans_of(&mut density, 10, 10, &fleet(Placement::Uniform, seed), &rules);
+            uniform += scans_of(&mut density, 10, 10, &fleet(false, seed), &rules);
         }
         assert!(opponent > uniform + 40 * 5, "opponent {opponent}, uniform {uniform}");
     }
 
     #[test]
     fn names_round_trip() {
-        for name in Placement::NAMES {
-            assert_eq!(Placement::by_name(name).map(Placement::name), Some(name));
-        }
-        assert_eq!(Placement::by_name("random"), Some(Placement::Uniform));
-        assert_eq!(Placement::by_name("hard"), None);
+        assert_eq!(NAMES.map(is_opponent), [Some(false), Some(true)]);
+        assert_eq!(is_opponent("random"), Some(false));
+        assert_eq!(is_opponent("hard"), None);
     }
 }

@@ -24,7 +24,7 @@ use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::referee::{self, Referee};
 use crate::scan::sonar::Answer;
 use crate::strategy;
-use crate::tools::opponent::Placement;
+use crate::tools::opponent;
 use crate::tools::trace::{TraceOptions, Tracer};
 
 /// The page, its script and its style, built into the binary.
@@ -279,25 +279,27 @@ fn body_rules(body: &Value, also: &[&str]) -> Result<Rules, Response> {
     Ok(rules)
 }
 
-/// The `placement` member: uniform (also `random`, the default) or opponent.
-fn body_placement(body: &Value) -> Result<Placement, Response> {
+/// The `placement` member: true for opponent, false for uniform (also `random`, the
+/// default).
+fn body_placement(body: &Value) -> Result<bool, Response> {
     match body.get("placement") {
-        None | Some(Value::Null) => Ok(Placement::Uniform),
+        None | Some(Value::Null) => Ok(false),
         Some(v) => v
             .as_str()
-            .and_then(Placement::by_name)
+            .and_then(opponent::is_opponent)
             .ok_or_else(|| Response::error(400, "`placement` must be \"uniform\" (or \"random\") or \"opponent\"")),
     }
 }
 
-/// A fleet placed for `rules` on their bay, as `how` says, from a fresh seed.
-fn placed(state: &State, rules: &Rules, how: Placement) -> Result<Board, Response> {
+/// A fleet placed for `rules` on their bay, as an opponent would when `how`, else
+/// uniformly, from a fresh seed.
+fn placed(state: &State, rules: &Rules, how: bool) -> Result<Board, Response> {
     let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
     let mut rng = crate::game::rng::Rng::new(seed);
     let (rows, cols) = rules.bay();
     let mut ships = Vec::new();
     let mut placer = crate::game::placement::Placer::with_rules(rows, cols, rules);
-    how.place(&mut placer, rules, rows, cols, &mut rng, &mut ships)
+    opponent::place(how, &mut placer, rules, rows, cols, &mut rng, &mut ships)
         .map_err(|e| Response::error(422, &e.to_string()))?;
     Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))
 }
@@ -429,7 +431,7 @@ fn new_match(state: &State, req: &Request) -> Response {
             .field("rows", theirs.rows())
             .field("cols", theirs.cols())
             .field("ship_cells", theirs.ship_cells())
-            .field("placement", how.name())
+            .field("placement", if how { "opponent" } else { "uniform" })
             .field("rules", Raw(&json::rules(theirs.rules())))
             .line();
         let mut game = Game::new(theirs);

@@ -68,7 +68,7 @@ function makeGrid(el, rows, cols, onActivate, label) {
   el.setAttribute("role", "grid"); el.setAttribute("aria-label", label);
   el.setAttribute("aria-rowcount", rows + 1); el.setAttribute("aria-colcount", cols + 1);
   el.style.gridTemplateColumns = "repeat(" + (cols + 1) + ", auto)";
-  el.style.setProperty("--n", Math.max(rows, cols) > 20 ? cols : cols);
+  el.style.setProperty("--n", cols);
   el.style.setProperty("--max", rows > 20 || cols > 20 ? "16px" : rows > 12 || cols > 12 ? "26px" : "34px");
   const head = document.createElement("div"); head.className = "row"; head.setAttribute("role", "row"); el.appendChild(head);
   const corner = document.createElement("div"); corner.className = "cell head"; corner.setAttribute("role", "columnheader"); head.appendChild(corner);

@@ -25,7 +25,7 @@ use crate::scan::record::ScanRecord;
 use crate::scan::referee::Referee;
 use crate::scan::ScanError;
 use crate::strategy::{self, ScanStrategy, StrategyError};
-use crate::tools::opponent::Placement;
+use crate::tools::opponent;
 use crate::tools::play::protocol::Header;
 use crate::tools::simulate::arena::BotPlayer;
 use std::collections::BTreeMap;
@@ -63,8 +63,9 @@ pub struct SimConfig {
     /// When a bot forfeits a game: `true` counts the game `rows * cols` scans and the
     /// run goes on; `false` stops the run with [`SimError::Forfeit`].
     pub forfeit_as_max: bool,
-    /// How each game's fleet is placed (uniformly, or as an opponent would).
-    pub placement: Placement,
+    /// True: each game's fleet is placed as an opponent would
+    /// ([`crate::tools::opponent`]); false: uniformly.
+    pub opponent: bool,
 }
 
 impl SimConfig {
@@ -324,9 +325,7 @@ fn refill_board(
     board: &mut Board,
 ) -> Result<(), SimError> {
     let mut rng = Rng::for_stream(config.seed, game);
-    config
-        .placement
-        .place(placer, &config.rules, config.rows, config.cols, &mut rng, ships)
+    opponent::place(config.opponent, placer, &config.rules, config.rows, config.cols, &mut rng, ships)
         .map_err(SimError::Placement)?;
     // The placer's fleets obey the rules by construction (tested against the board's
     // own check, which debug builds also run here).
@@ -732,7 +731,7 @@ mod tests {
             bots: Vec::new(),
             move_time: Duration::from_secs(1),
             forfeit_as_max: false,
-            placement: Placement::Uniform,
+            opponent: false,
         }
     }
 
