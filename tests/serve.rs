@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use spot_the_ships::render::json::{self, Value};
 use spot_the_ships::tools::serve::client::Client;
 use spot_the_ships::tools::serve::{self, Config, Handle};
 use std::io::{Read, Write};
@@ -600,5 +601,156 @@ fn fuzzed_requests_get_well_formed_answers_and_the_server_lives_on() {
         let _ = spot_the_ships::render::json::parse(&text);
     }
     assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    h.stop();
+}
+
+/// Polls `GET /api/games/TOKEN/computer` until the computer's game is ready.
+fn computer_game(c: &mut Client, token: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let r = c.send("GET", &format!("/api/games/{token}/computer"), None).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = json::parse(&r.body).unwrap();
+        if v.get("ready") == Some(&Value::Bool(true)) {
+            return v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the computer never got ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_match_the_computers_game_off_the_request_path_and_giving_up() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let ships = "[[[0,0],[0,1],[0,2],[0,3],[0,4]], [[2,0],[2,1],[2,2],[2,3]], [[4,2],[4,3],[4,4]], \
+                 [[6,5],[7,5],[8,5]], [[9,0],[9,1]]]";
+    let body = format!(
+        "{{\"rules\": \"classic\", \"strategy\": \"density\", \"placement\": \"opponent\", \"ships\": {ships}}}"
+    );
+    let r = c.send("POST", "/api/matches", Some(&body)).unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert!(r.body.contains("\"ship_cells\": 17, \"placement\": \"opponent\""), "{}", r.body);
+    let token = r.body.split('"').nth(3).unwrap().to_string();
+    // The computer's game is density's trace of the same bay, probe for probe.
+    let game = computer_game(&mut c, &token);
+    let trace = c
+        .send("GET", "/api/trace?strategy=density&rules=classic&ships=0,0,5,E;2,0,4,E;4,2,3,E;6,5,3,S;9,0,2,E", None)
+        .unwrap();
+    assert_eq!(trace.status, 200, "{}", trace.body);
+    let trace = json::parse(&trace.body).unwrap();
+    let steps = trace.get("steps").and_then(Value::as_array).unwrap();
+    let moves = game.get("moves").and_then(Value::as_array).unwrap();
+    assert_eq!(moves.len(), steps.len());
+    assert_eq!(game.get("scans").and_then(Value::as_u64), Some(steps.len() as u64));
+    for (m, s) in moves.iter().zip(steps) {
+        assert_eq!(m.get("probe"), s.get("probe"));
+        let said = match m.get("ship").and_then(Value::as_str) {
+            Some(ship) => format!("sunk {ship}"),
+            None => m.get("answer").and_then(Value::as_str).unwrap().to_string(),
+        };
+        assert_eq!(Some(said.as_str()), s.get("answer").and_then(Value::as_str));
+    }
+    // Giving up reveals the fleet, and no probe is taken after it.
+    let r = c.send("POST", &format!("/api/games/{token}/probe"), Some("{\"r\": 0, \"c\": 0}")).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = c.send("POST", &format!("/api/games/{token}/reveal"), None).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = json::parse(&r.body).unwrap();
+    assert_eq!(v.get("given_up"), Some(&Value::Bool(true)));
+    assert_eq!(v.get("probes").and_then(Value::as_u64), Some(1));
+    let fleet = v.get("ships").and_then(Value::as_array).unwrap();
+    assert_eq!(fleet.len(), 5);
+    let cells: usize = fleet.iter().map(|s| s.get("cells").and_then(Value::as_array).unwrap().len()).sum();
+    assert_eq!(cells, 17);
+    let r = c.send("POST", &format!("/api/games/{token}/probe"), Some("{\"r\": 5, \"c\": 5}")).unwrap();
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("given up"), "{}", r.body);
+    // A plain game has no computer's game.
+    let g = c.send("POST", "/api/games", Some("{\"rules\": \"classic\", \"seed\": 3}")).unwrap();
+    let plain = g.body.split('"').nth(3).unwrap().to_string();
+    let r = c.send("GET", &format!("/api/games/{plain}/computer"), None).unwrap();
+    assert_eq!(r.status, 404, "{}", r.body);
+    // Refused: a strategy the rules do not allow, lookahead (seconds a game), a fleet
+    // that is not the rules', a bad placement, ships that are not cells.
+    for (body, status, words) in [
+        (
+            format!("{{\"rules\": \"classic\", \"strategy\": \"prob\", \"ships\": {ships}}}"),
+            400,
+            "cannot play these rules",
+        ),
+        (format!("{{\"rules\": \"classic\", \"strategy\": \"lookahead\", \"ships\": {ships}}}"), 400, "must be one of"),
+        ("{\"rules\": \"classic\", \"ships\": [[[0,0],[0,1]]]}".to_string(), 422, "the rules' fleet"),
+        (format!("{{\"rules\": \"classic\", \"placement\": \"hard\", \"ships\": {ships}}}"), 400, "placement"),
+        ("{\"rules\": \"classic\", \"ships\": [[1, 2]]}".to_string(), 400, "list of ships"),
+        ("{\"rules\": \"classic\", \"ships\": [[[0, -1]]]}".to_string(), 400, "list of ships"),
+        ("{\"rules\": \"classic\"}".to_string(), 400, "list of ships"),
+    ] {
+        let r = c.send("POST", "/api/matches", Some(&body)).unwrap();
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        assert!(r.body.contains(words), "{body}: {}", r.body);
+    }
+    h.stop();
+}
+
+#[test]
+fn rules_list_levels_and_strategies_per_preset_and_placements_and_the_icon() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let r = c.send("GET", "/api/rules", None).unwrap();
+    let v = json::parse(&r.body).unwrap();
+    let presets = v.get("presets").and_then(Value::as_array).unwrap();
+    let classic = presets.iter().find(|p| p.get("name").and_then(Value::as_str) == Some("classic")).unwrap();
+    let names: Vec<&str> = classic
+        .get("strategies")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .map(|s| s.get("name").and_then(Value::as_str).unwrap())
+        .collect();
+    assert_eq!(names, ["linear", "random", "parity", "bayes", "hunt", "hunt-parity", "density", "density-random"]);
+    let levels = classic.get("levels").and_then(Value::as_array).unwrap();
+    assert_eq!(levels.len(), 4);
+    let expert = &levels[3];
+    assert_eq!(expert.get("level").and_then(Value::as_str), Some("expert"));
+    assert_eq!(expert.get("strategy").and_then(Value::as_str), Some("density"));
+    assert!(r.body.contains("\"level\": \"expert\", \"strategy\": \"density\", \"mean\": 44.43"), "{}", r.body);
+    assert!(r.body.contains("\"measured_games\": 2000"), "{}", r.body);
+    let advise = |name: &str| {
+        let p = presets.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)).unwrap();
+        p.get("advise")
+            .and_then(Value::as_array)
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(advise("classic"), ["bayes"]);
+    assert_eq!(advise("problem-g"), ["bayes", "prob"]);
+    // A placement for the player's fleet, uniform or as an opponent would: the rules'.
+    for how in ["uniform", "opponent"] {
+        let r = c
+            .send("POST", "/api/placement", Some(&format!("{{\"rules\": \"russian\", \"placement\": \"{how}\"}}")))
+            .unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = json::parse(&r.body).unwrap();
+        let ships = v.get("ships").and_then(Value::as_array).unwrap();
+        assert_eq!(ships.len(), 10);
+        let mut cells: Vec<u64> = Vec::new();
+        for s in ships {
+            for cell in s.get("cells").and_then(Value::as_array).unwrap() {
+                let rc = cell.as_array().unwrap();
+                cells.push(rc[0].as_u64().unwrap() * 10 + rc[1].as_u64().unwrap());
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        assert_eq!(cells.len(), 20, "{}", r.body);
+    }
+    let r = c.send("POST", "/api/placement", Some("{\"rules\": \"classic\", \"touch\": \"maybe\"}")).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+    let icon = raw(h.addr(), b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(status_of(&icon), 200, "{icon}");
+    assert!(icon.contains("Content-Type: image/svg+xml") && icon.contains("<svg"), "{icon}");
     h.stop();
 }

@@ -254,3 +254,45 @@ fn every_strategy_is_paired_with_the_ones_before_it() {
         assert!((p[0] + p[1] + p[2] - 100.0).abs() < 0.11 && (p[3] - p[0] - p[1]).abs() < 0.11, "{line}");
     }
 }
+
+/// The mean scans of `name` in simulate's text report.
+fn mean_of(report: &str, name: &str) -> f64 {
+    let line = report.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap_or_else(|| panic!("{report}"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn placement_as_an_opponent_would_is_harder_for_density_and_text_or_csv_only() {
+    let base = ["simulate", "--rules", "classic", "--games", "300", "--strategies", "density,bayes", "--threads", "1"];
+    let uniform = stdout(&base);
+    let opponent = stdout(&[&base[..], &["--placement", "opponent"]].concat());
+    assert!(!uniform.contains("as an opponent would"), "{uniform}");
+    assert!(
+        opponent.contains(
+            "fleets placed as an opponent would: of 16 uniform ones, the one density needs the most scans for"
+        ),
+        "{opponent}"
+    );
+    assert!(mean_of(&opponent, "density") > mean_of(&uniform, "density") + 10.0, "{uniform}\n{opponent}");
+    assert!(mean_of(&opponent, "bayes") > mean_of(&uniform, "bayes"), "{uniform}\n{opponent}");
+    // Reproducible, and `uniform` is the default.
+    let again = stdout(&[&base[..], &["--placement", "opponent"]].concat());
+    assert_eq!(mean_of(&opponent, "density"), mean_of(&again, "density"));
+    assert_eq!(mean_of(&opponent, "bayes"), mean_of(&again, "bayes"));
+    assert_eq!(
+        mean_of(&uniform, "density"),
+        mean_of(&stdout(&[&base[..], &["--placement", "uniform"]].concat()), "density")
+    );
+    for extra in [&["--format", "json"][..], &["--shard", "0/2"][..], &["--placement", "hard"][..]] {
+        let mut args: Vec<&str> = base.to_vec();
+        if extra[0] != "--placement" {
+            args.extend(["--placement", "opponent"]);
+        }
+        args.extend(extra);
+        let out = common::run(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: simulate: --placement") && err.lines().count() == 1, "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}

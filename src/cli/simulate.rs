@@ -9,6 +9,7 @@ use crate::game::rules::Rules;
 use crate::limits::BOT_NAME_CHARS;
 use crate::limits::SIMULATE_GAMES;
 use crate::strategy;
+use crate::tools::opponent;
 use crate::tools::simulate::arena;
 use crate::tools::simulate::chart;
 use crate::tools::simulate::merge;
@@ -34,13 +35,14 @@ const FLAGS: &[Flag] = &[
         "worker threads (default and at most: every core; 1 to 1024\naccepted); results do not depend on it",
     ),
     FORMAT.with_help(
-        "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: one object with everything",
+        "text: statistics, paired comparison and a chart;\ncsv: strategy,scans,games; json: everything",
     ),
     Flag::value("--svg", "FILE", "also write the chart as a standalone SVG file"),
     Flag::value("--shard", "K/N", "play only the games i with i mod N = K (K < N <= games;\nsee SHARDS below)"),
     Flag::value("--bot", "NAME=CMD", "race the program CMD as strategy NAME (repeatable; see\nBOTS below)")
         .repeatable(),
     Flag::value("--move-time", "SECS", "the time a bot has per probe (a process's first: 10 s)").default("1"),
+    Flag::value("--placement", "HOW", "uniform (default) or opponent (density's hardest of 16)"),
     Flag::switch(
         "--forfeit-as-max",
         "a game a bot forfeits counts rows*cols scans and the run\ngoes on (without: the run stops with an error)",
@@ -218,7 +220,26 @@ fn sim_config(flags: &Parsed) -> Result<SimConfig, CliError> {
         None => None,
         Some(text) => Some(shard(text, games)?),
     };
-    Ok(SimConfig { games, rows, cols, rules, strategies, seed, threads, shard, bots, move_time, forfeit_as_max })
+    let opponent = flags.choice("--placement", &opponent::NAMES)?.and_then(opponent::is_opponent).unwrap_or(false);
+    if opponent && (shard.is_some() || Format::read(flags, &["text", "csv", "json"])? == Format::Json) {
+        return Err(CliError::Usage(
+            "--placement opponent: the JSON report and its shards hold uniform placements only; use text or csv".into(),
+        ));
+    }
+    Ok(SimConfig {
+        games,
+        rows,
+        cols,
+        rules,
+        strategies,
+        seed,
+        threads,
+        shard,
+        bots,
+        move_time,
+        forfeit_as_max,
+        opponent,
+    })
 }
 
 /// The bots of `--bot NAME=CMD`: each name and its command split into words.

@@ -2,6 +2,7 @@
 //! the tracer, the grading kit, and the web server (`serve`).
 
 pub(crate) mod grading;
+pub mod opponent;
 pub mod play;
 pub(crate) mod reaper;
 pub mod serve;

@@ -6,8 +6,9 @@
 //! does and answers probes with the referee's words; `/api/trace` runs the tracer and
 //! adds what the strategy weighs at each step.
 
-use super::games::{is_token, Game};
+use super::games::{is_token, Game, Job};
 use super::http::{query_pairs, shown, Request, Response};
+use super::levels;
 use super::State;
 use crate::cli::args::Command;
 use crate::cli::CliError;
@@ -23,12 +24,20 @@ use crate::scan::record::{CellState, ScanRecord};
 use crate::scan::referee::{self, Referee};
 use crate::scan::sonar::Answer;
 use crate::strategy;
+use crate::tools::opponent;
 use crate::tools::trace::{TraceOptions, Tracer};
 
 /// The page, its script and its style, built into the binary.
 const PAGE_HTML: &str = include_str!("page.html");
 const PAGE_JS: &str = include_str!("page.js");
 const PAGE_CSS: &str = include_str!("page.css");
+
+/// The page's icon (an SVG served as `/favicon.ico`, which browsers ask for): a ship
+/// on a blue bay, spotted.
+const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">\
+<rect width=\"16\" height=\"16\" rx=\"3\" fill=\"#17324d\"/>\
+<rect x=\"3\" y=\"7\" width=\"10\" height=\"3\" rx=\"1.5\" fill=\"#cfe0f0\"/>\
+<circle cx=\"8\" cy=\"8.5\" r=\"1.6\" fill=\"#d7301f\"/></svg>\n";
 
 /// What the page may load: itself only (no request leaves the machine).
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
@@ -53,14 +62,19 @@ pub(crate) fn route(state: &State, req: &Request) -> Response {
         "/" | "/index.html" => allowed(get, "GET", &|| page(PAGE_HTML, "text/html; charset=utf-8")),
         "/page.js" => allowed(get, "GET", &|| page(PAGE_JS, "text/javascript; charset=utf-8")),
         "/page.css" => allowed(get, "GET", &|| page(PAGE_CSS, "text/css; charset=utf-8")),
+        "/favicon.ico" => allowed(get, "GET", &|| page(FAVICON, "image/svg+xml")),
+        "/api/placement" => allowed(method == "POST", "POST", &|| placement(state, req)),
+        "/api/matches" => allowed(method == "POST", "POST", &|| new_match(state, req)),
         "/api/rules" => allowed(get, "GET", &rules_list),
         "/api/advise" => allowed(method == "POST", "POST", &|| advise(req)),
         "/api/games" => allowed(method == "POST", "POST", &|| new_game(state, req)),
         "/api/trace" => allowed(get, "GET", &|| trace(req)),
         "/exec" => allowed(get, "GET", &|| exec(state, req)),
-        _ => match path.strip_prefix("/api/games/").and_then(|rest| rest.strip_suffix("/probe")) {
-            Some(token) => allowed(method == "POST", "POST", &|| probe(state, token, req)),
-            None => Response::error(404, &format!("no such route: {}", shown(path))),
+        _ => match path.strip_prefix("/api/games/").and_then(|rest| rest.split_once('/')) {
+            Some((token, "probe")) => allowed(method == "POST", "POST", &|| probe(state, token, req)),
+            Some((token, "reveal")) => allowed(method == "POST", "POST", &|| reveal(state, token)),
+            Some((token, "computer")) => allowed(get, "GET", &|| computer(state, token)),
+            _ => Response::error(404, &format!("no such route: {}", shown(path))),
         },
     }
 }
@@ -248,6 +262,9 @@ fn probe(state: &State, token: &str, req: &Request) -> Response {
 /// Probes `pos` in `game` as the referee does.
 fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
     let board = &game.board;
+    if game.given_up {
+        return Err(Response::error(409, "the game was given up: its fleet is revealed"));
+    }
     if game.record.hits() >= board.ship_cells() {
         return Err(Response::error(409, &format!("the game is over: done in {} probes", game.record.scans())));
     }
@@ -260,11 +277,7 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
     };
     let said = referee::probe(board, i, &mut game.record);
     let fleet = board.rules().fleet();
-    let (word, ship) = match said {
-        Answer::Miss => ("miss", None),
-        Answer::Hit => ("hit", None),
-        Answer::Sunk(kind) => ("sunk", kind.and_then(|k| fleet.kinds().get(k)).map(|k| k.name.clone())),
-    };
+    let (word, ship) = answer_words(said, board);
     let done = game.record.hits() >= board.ship_cells();
     let reply = crate::tools::play::protocol::reply_line(said, fleet);
     Ok(Response::json(
@@ -279,10 +292,238 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
     ))
 }
 
-/// `GET /api/rules`: the presets, their bays and fleets, and the strategies.
+/// The rules of a match or placement's body (`rules` and the other rule fields; the
+/// members named in `also` are the caller's).
+fn body_rules(body: &Value, also: &[&str]) -> Result<Rules, Response> {
+    let mut extra: Vec<&str> = Vec::new();
+    if body.get("rules").is_none() {
+        extra.extend(["--rules", "classic"]);
+    }
+    let flags = flags_from(&crate::cli::referee::COMMAND, body, &RULE_KEYS, also, &extra)?;
+    let rules = crate::cli::game::RuleFlags::read(&flags).map_err(cli_error)?.rules;
+    let (rows, cols) = rules.bay();
+    if rows.saturating_mul(cols) > SERVE_CELLS {
+        return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
+    }
+    Ok(rules)
+}
+
+/// The `placement` member: true for opponent, false for uniform (also `random`, the
+/// default).
+fn body_placement(body: &Value) -> Result<bool, Response> {
+    match body.get("placement") {
+        None | Some(Value::Null) => Ok(false),
+        Some(v) => v
+            .as_str()
+            .and_then(opponent::is_opponent)
+            .ok_or_else(|| Response::error(400, "`placement` must be \"uniform\" (or \"random\") or \"opponent\"")),
+    }
+}
+
+/// A fleet placed for `rules` on their bay, as an opponent would when `how`, else
+/// uniformly, from a fresh seed.
+fn placed(state: &State, rules: &Rules, how: bool) -> Result<Board, Response> {
+    let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
+    let mut rng = crate::game::rng::Rng::new(seed);
+    let (rows, cols) = rules.bay();
+    let mut ships = Vec::new();
+    let mut placer = crate::game::placement::Placer::with_rules(rows, cols, rules);
+    opponent::place(how, &mut placer, rules, rows, cols, &mut rng, &mut ships)
+        .map_err(|e| Response::error(422, &e.to_string()))?;
+    Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))
+}
+
+/// The ships of `board`: each one's name and cells (`[[r, c], ...]`).
+fn ships_json(board: &Board) -> Array {
+    let kinds = board.rules().fleet().kinds();
+    Array::of(board.ships().enumerate().map(|(k, ship)| {
+        let name = board.kind_of(k).and_then(|i| kinds.get(i)).map(|kind| kind.name.clone());
+        let cells: Vec<(usize, usize)> = ship.cells().map(|p| (p.row, p.col)).collect();
+        Object::new().field("name", name).field("size", ship.size()).field("cells", &cells[..])
+    }))
+}
+
+/// `POST /api/placement`: `{rules fields, "placement"}` -> `{"ships": [{"name",
+/// "size", "cells"}]}`, a fleet placed for the rules (the player's, at random).
+fn placement(state: &State, req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let body = body_object(req)?;
+        let how = body_placement(&body)?;
+        let rules = body_rules(&body, &["placement"])?;
+        let board = placed(state, &rules, how)?;
+        Ok(Response::json(200, Object::new().field("ships", ships_json(&board)).line()))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// The player's fleet of a match: `[[[r, c], ...], ...]`, one list of cells per ship.
+fn body_fleet(body: &Value, rules: &Rules) -> Result<Board, Response> {
+    let bad = || Response::error(400, "`ships` must be a list of ships, each a list of [row, col] cells");
+    let Some(list) = body.get("ships").and_then(Value::as_array) else { return Err(bad()) };
+    if list.len() > 100 {
+        return Err(bad());
+    }
+    let mut ships = Vec::new();
+    for ship in list {
+        let cells = ship.as_array().ok_or_else(bad)?;
+        if cells.is_empty() || cells.len() > crate::game::ship::MAX_SHIP * crate::game::ship::MAX_SHIP {
+            return Err(bad());
+        }
+        let mut at = Vec::new();
+        for cell in cells {
+            let pair = cell.as_array().ok_or_else(bad)?;
+            let n = |k: usize| pair.get(k).and_then(Value::as_u64).and_then(|v| usize::try_from(v).ok());
+            let (Some(r), Some(c), 2) = (n(0), n(1), pair.len()) else { return Err(bad()) };
+            at.push((r, c));
+        }
+        let (r0, c0) = (at.iter().map(|p| p.0).min().unwrap_or(0), at.iter().map(|p| p.1).min().unwrap_or(0));
+        let relative: Vec<(usize, usize)> = at.iter().map(|&(r, c)| (r - r0, c - c0)).collect();
+        let shape =
+            crate::game::shape::Shape::from_cells(&relative).map_err(|e| Response::error(422, &e.to_string()))?;
+        ships.push(Ship::drawn(Position::new(r0, c0), shape));
+    }
+    let (rows, cols) = rules.bay();
+    let board = Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(422, &e.to_string()))?;
+    if board.rules().fleet() != rules.fleet() {
+        let want = rules.fleet().describe();
+        return Err(Response::error(422, &format!("the ships must be the rules' fleet, {want}")));
+    }
+    Ok(board)
+}
+
+/// Records the computer's probes and answers.
+struct Moves {
+    moves: Vec<(Position, Answer)>,
+}
+
+impl ScanObserver for Moves {
+    fn probed(&mut self, pos: Position, _source: Source, answer: Answer) {
+        self.moves.push((pos, answer));
+    }
+}
+
+/// The referee's answer in words: `miss`, `hit` or `sunk`, and the sunk ship's name
+/// when the rules announce it.
+fn answer_words(said: Answer, board: &Board) -> (&'static str, Option<String>) {
+    let fleet = board.rules().fleet();
+    match said {
+        Answer::Miss => ("miss", None),
+        Answer::Hit => ("hit", None),
+        Answer::Sunk(kind) => ("sunk", kind.and_then(|k| fleet.kinds().get(k)).map(|k| k.name.clone())),
+    }
+}
+
+/// The computer's whole game: strategy `name` against `board`, as JSON (`moves`:
+/// `probe`, `answer`, `ship`, `reply`; `scans`).
+fn computer_game(name: &str, seed: u64, board: &Board) -> Result<String, String> {
+    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| e.to_string())?;
+    let mut sonar = Referee::new(board);
+    let mut moves = Moves { moves: Vec::new() };
+    let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut moves).map_err(|e| e.to_string())?;
+    let fleet = board.rules().fleet();
+    let items = Array::of(moves.moves.iter().map(|&(pos, said)| {
+        let (word, ship) = answer_words(said, board);
+        Object::new()
+            .field("probe", (pos.row, pos.col))
+            .field("answer", word)
+            .field("ship", ship)
+            .field("reply", &*crate::tools::play::protocol::reply_line(said, fleet))
+    }));
+    Ok(Object::new().field("ready", true).field("scans", record.scans()).field("moves", items).line())
+}
+
+/// `POST /api/matches`: `{rules fields, "strategy", "placement", "ships"}` -> a game
+/// against the computer: the computer's fleet hidden (placed uniformly or as an
+/// opponent would), and the computer's own game against `ships` (the player's fleet)
+/// started on a thread of its own (`GET /api/games/TOKEN/computer`).
+fn new_match(state: &State, req: &Request) -> Response {
+    let run = || -> Result<Response, Response> {
+        let body = body_object(req)?;
+        let how = body_placement(&body)?;
+        let rules = body_rules(&body, &["placement", "strategy", "ships"])?;
+        let name = body.get("strategy").and_then(Value::as_str).unwrap_or("density").to_string();
+        match strategy::all().find(|e| e.name == name) {
+            None => {
+                let names: Vec<&str> = strategy::all().map(|e| e.name).collect();
+                return Err(Response::error(400, &format!("`strategy` must be one of {}", names.join(", "))));
+            }
+            Some(e) => (e.supports)(&rules)
+                .map_err(|why| Response::error(400, &format!("strategy {name} cannot play these rules: {why}")))?,
+        }
+        let mine = body_fleet(&body, &rules)?;
+        let theirs = placed(state, &rules, how)?;
+        let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
+        let job = Job::spawn(move || computer_game(&name, seed, &mine)).map_err(|e| Response::error(503, &e))?;
+        let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+        let answer = Object::new()
+            .field("token", &token)
+            .field("rows", theirs.rows())
+            .field("cols", theirs.cols())
+            .field("ship_cells", theirs.ship_cells())
+            .field("placement", if how { "opponent" } else { "uniform" })
+            .field("rules", Raw(&json::rules(theirs.rules())))
+            .line();
+        let mut game = Game::new(theirs);
+        game.computer = Some(job);
+        state.store.insert(token, game);
+        Ok(Response::json(201, answer))
+    };
+    run().unwrap_or_else(|e| e)
+}
+
+/// `GET /api/games/TOKEN/computer`: `{"ready": false}` while the computer plays, then
+/// its whole game.
+fn computer(state: &State, token: &str) -> Response {
+    if !is_token(token) {
+        return Response::error(404, "no such game: a token is 32 hex digits");
+    }
+    match state.store.with(token, |game| game.computer.clone()) {
+        None => Response::error(404, "no such game (never made, or evicted as the oldest)"),
+        Some(None) => Response::error(404, "this game is not a match: the computer plays no game of its own"),
+        Some(Some(job)) => match job.result() {
+            None => Response::json(200, Object::new().field("ready", false).line()),
+            Some(Ok(text)) => Response::json(200, text),
+            Some(Err(e)) => Response::error(500, &format!("the computer's game failed: {e}")),
+        },
+    }
+}
+
+/// `POST /api/games/TOKEN/reveal`: gives the game up (no more probes) and answers the
+/// hidden fleet, `{"ships": [...], "probes": N, "done": B}`.
+fn reveal(state: &State, token: &str) -> Response {
+    if !is_token(token) {
+        return Response::error(404, "no such game: a token is 32 hex digits");
+    }
+    let answer = state.store.with(token, |game| {
+        let done = game.record.hits() >= game.board.ship_cells();
+        game.given_up |= !done;
+        Object::new()
+            .field("ships", ships_json(&game.board))
+            .field("probes", game.record.scans())
+            .field("done", done)
+            .field("given_up", game.given_up)
+            .line()
+    });
+    match answer {
+        None => Response::error(404, "no such game (never made, or evicted as the oldest)"),
+        Some(text) => Response::json(200, text),
+    }
+}
+
+/// `GET /api/rules`: the presets, their bays and fleets, and the strategies; per
+/// preset also the strategies that can play it (each with its mean scans, measured),
+/// the difficulty levels, and the strategies `advise` can advise with.
 fn rules_list() -> Response {
     let items = PRESETS.iter().filter_map(|p| Rules::preset(p.name).ok().map(|r| (p, r))).map(|(p, r)| {
         let (rows, cols) = r.bay();
+        let playing = strategy::every(&r).map(|e| {
+            Object::new().field("name", e.name).field("summary", e.summary).field("mean", levels::mean(p.name, e.name))
+        });
+        let ladder = levels::ladder(p.name).unwrap_or_else(|| [strategy::strongest(&r); 4]);
+        let level_items = levels::LEVELS.iter().zip(ladder).map(|(level, name)| {
+            Object::new().field("level", *level).field("strategy", name).field("mean", levels::mean(p.name, name))
+        });
+        let advise: &[&str] = if r.is_problem_g() { &["bayes", "prob"] } else { &["bayes"] };
         Object::new()
             .field("name", p.name)
             .field("summary", p.summary)
@@ -290,9 +531,15 @@ fn rules_list() -> Response {
             .field("cols", cols)
             .field("straight", r.fleet().is_straight())
             .field("rules", Raw(&json::rules(&r)))
+            .field("strategies", Array::of(playing))
+            .field("levels", Array::of(level_items))
+            .field("advise", advise)
     });
     let names: Vec<&str> = strategy::all().map(|e| e.name).collect();
-    let body = Object::new().field("presets", Array::of(items)).field("strategies", &names[..]);
+    let body = Object::new()
+        .field("presets", Array::of(items))
+        .field("strategies", &names[..])
+        .field("measured_games", levels::MEASURED_GAMES);
     Response::json(200, body.line())
 }
 

@@ -5,7 +5,8 @@ use crate::game::board::Board;
 use crate::scan::record::ScanRecord;
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, Read};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A source of random tokens: 16 bytes of `/dev/urandom` each, written as 32 hex digits.
 #[derive(Debug)]
@@ -59,13 +60,60 @@ pub(crate) struct Game {
     pub(crate) record: ScanRecord,
     /// Cells asked through `/exec` (which may ask a cell again).
     pub(crate) asked: u64,
+    /// True once the player gave up (the fleet was revealed): no more probes.
+    pub(crate) given_up: bool,
+    /// The computer's game against the player's fleet (a match), played off the
+    /// request path.
+    pub(crate) computer: Option<Job>,
 }
 
 impl Game {
     /// A new game of `board`.
     pub(crate) fn new(board: Board) -> Game {
         let record = ScanRecord::new(board.rows(), board.cols());
-        Game { board, record, asked: 0 }
+        Game { board, record, asked: 0, given_up: false, computer: None }
+    }
+}
+
+/// Background jobs running at most at once; past it a new one is refused (503).
+pub(crate) const MAX_JOBS: usize = 16;
+
+/// Background jobs running now, in the whole process.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// A result computed on a thread of its own: `None` while it runs, then the JSON text
+/// or an error message.
+#[derive(Debug, Clone)]
+pub(crate) struct Job {
+    result: Arc<Mutex<Option<Result<String, String>>>>,
+}
+
+impl Job {
+    /// Runs `work` on a new thread.
+    /// Pre: none. Post: `Err` (with why) when [`MAX_JOBS`] jobs run already or no
+    /// thread could be started; the job counts as running until `work` returns.
+    pub(crate) fn spawn(work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Result<Job, String> {
+        if RUNNING.fetch_add(1, Ordering::SeqCst) >= MAX_JOBS {
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+            return Err(format!("{MAX_JOBS} computer games are being played already: try again in a moment"));
+        }
+        let job = Job { result: Arc::new(Mutex::new(None)) };
+        let slot = Arc::clone(&job.result);
+        let spawned = std::thread::Builder::new().name("serve-job".into()).spawn(move || {
+            let out = work();
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+        });
+        if let Err(e) = spawned {
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+            return Err(format!("no thread for the computer's game: {e}"));
+        }
+        Ok(job)
+    }
+
+    /// The result: `None` while the job runs.
+    pub(crate) fn result(&self) -> Option<Result<String, String>> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -143,6 +191,24 @@ mod tests {
         assert_eq!(store.evicted(), 1);
         assert!(store.with("a", |_| ()).is_none());
         assert!(store.with("c", |_| ()).is_some());
+    }
+
+    #[test]
+    fn a_job_runs_off_the_callers_thread_and_keeps_its_result() {
+        let (send, receive) = std::sync::mpsc::channel::<()>();
+        let job = Job::spawn(move || {
+            let _ = receive.recv();
+            Ok("done".into())
+        })
+        .unwrap();
+        assert!(job.result().is_none());
+        send.send(()).unwrap();
+        let start = std::time::Instant::now();
+        while job.result().is_none() {
+            assert!(start.elapsed().as_secs() < 10);
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(job.result(), Some(Ok("done".to_string())));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod client;
 mod event;
 pub(crate) mod games;
 pub mod http;
+pub(crate) mod levels;
 
 use crate::game::rules::Rules;
 use std::io;

@@ -25,6 +25,7 @@ use crate::scan::record::ScanRecord;
 use crate::scan::referee::Referee;
 use crate::scan::ScanError;
 use crate::strategy::{self, ScanStrategy, StrategyError};
+use crate::tools::opponent;
 use crate::tools::play::protocol::Header;
 use crate::tools::simulate::arena::BotPlayer;
 use std::collections::BTreeMap;
@@ -62,6 +63,9 @@ pub struct SimConfig {
     /// When a bot forfeits a game: `true` counts the game `rows * cols` scans and the
     /// run goes on; `false` stops the run with [`SimError::Forfeit`].
     pub forfeit_as_max: bool,
+    /// True: each game's fleet is placed as an opponent would
+    /// ([`crate::tools::opponent`]); false: uniformly.
+    pub opponent: bool,
 }
 
 impl SimConfig {
@@ -321,7 +325,8 @@ fn refill_board(
     board: &mut Board,
 ) -> Result<(), SimError> {
     let mut rng = Rng::for_stream(config.seed, game);
-    placer.place(config.rules.fleet(), &mut rng, ships).map_err(SimError::Placement)?;
+    opponent::place(config.opponent, placer, &config.rules, config.rows, config.cols, &mut rng, ships)
+        .map_err(SimError::Placement)?;
     // The placer's fleets obey the rules by construction (tested against the board's
     // own check, which debug builds also run here).
     board.refill_valid(ships);
@@ -726,6 +731,7 @@ mod tests {
             bots: Vec::new(),
             move_time: Duration::from_secs(1),
             forfeit_as_max: false,
+            opponent: false,
         }
     }
 

@@ -21,14 +21,19 @@ pub(crate) fn simulation(r: &SimResult) -> String {
     };
     let _ = writeln!(
         out,
-        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}",
+        "{games}, {}x{} board, fleet {} ({cells} ship cell{}), seed {}\nrules {}: {}{}",
         c.rows,
         c.cols,
         c.rules.fleet().describe(),
         if cells == 1 { "" } else { "s" },
         c.seed,
         c.rules.preset_name(),
-        c.rules.describe()
+        c.rules.describe(),
+        if c.opponent {
+            "\nfleets placed as an opponent would: of 16 uniform ones, the one density needs the most scans for"
+        } else {
+            ""
+        }
     );
     let rates: Vec<Rates> = r
         .stats
