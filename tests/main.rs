@@ -18,6 +18,7 @@ mod hostile;
 mod journeys;
 mod memory;
 mod optimum;
+mod package;
 mod pipes;
 mod play;
 mod readme;
