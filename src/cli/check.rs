@@ -23,12 +23,8 @@ pub(super) const CASE_FLAGS: &[Flag] = &[
 ];
 
 const MORE_CASE_FLAGS: &[Flag] = &[
-    Flag::value("--cases", "DIR", "also the .in/.out (or .in/.ans) pairs under DIR,\nnamed user-PATH"),
-    Flag::value(
-        "--package",
-        "DIR",
-        "run the cases of the problem package DIR (its data/sample\nand data/secret pairs, as --cases DIR/data --no-builtin)",
-    ),
+    Flag::value("--cases", "DIR", "the .in/.out or .in/.ans pairs under DIR too (user-PATH)"),
+    Flag::value("--package", "DIR", "only the data/ pairs of the problem package DIR"),
     Flag::switch("--no-builtin", "run the --cases pairs only: no sample, edge or random"),
     Flag::value("--only", "NAME", "run just the case called NAME (as the report names it)"),
 ];
@@ -67,8 +63,7 @@ pub const COMMAND: Command = Command {
 PROGRAM (java -cp out Main, python3 sol.py, ./a.out) runs once per case, input
 on stdin; after each run and on Ctrl-C or SIGTERM every process it started is
 killed. Cases: the six samples, edge-BOARD-STRATEGY (up to 30x30; 300x300
-with --large), random-SEED-INDEX-STRATEGY (up to 20x20), --cases pairs, or a problem
-package's data (--package, as testset --format kattis writes it).
+with --large), random-SEED-INDEX-STRATEGY (up to 20x20), --cases pairs.
 Verdicts, as Mooshak gives them:
   AC   the output is byte-identical to this program's own output
   PE   equal once every run of whitespace is one space, both ends are

@@ -22,8 +22,8 @@ const FLAGS: &[Flag] = &[
 /// `testset`'s command line.
 pub const COMMAND: Command = Command {
     name: "testset",
-    summary: "write the cases for Mooshak, or a Kattis or DOMjudge problem package",
-    usage: &["testset --out DIR --format mooshak|kattis|kattis-2023|domjudge [OPTIONS]"],
+    summary: "write the cases for Mooshak, or as a Kattis package",
+    usage: &["testset --out DIR --format FORMAT [OPTIONS]"],
     groups: &[("OPTIONS", FLAGS), ("CASES", CASE_FLAGS)],
     operands: Operands::None,
     after: "\
