@@ -23,7 +23,7 @@ const FLAGS: &[Flag] = &[
 pub const COMMAND: Command = Command {
     name: "testset",
     summary: "write the cases for Mooshak, or as a Kattis package",
-    usage: &["testset --out DIR --format FORMAT [OPTIONS]"],
+    usage: &["testset --out DIR --format F [OPTIONS]"],
     groups: &[("OPTIONS", FLAGS), ("CASES", CASE_FLAGS)],
     operands: Operands::None,
     after: "\
