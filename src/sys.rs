@@ -3,9 +3,11 @@
 //! subreaper flag, `wait4(2)` for an exit status with its resource usage, `signal(2)`
 //! with a handler that writes the signal's number into a pipe (the self-pipe trick; a
 //! handler, unlike a blocked mask, is not inherited by the programs started: `execve`
-//! resets it), `renameat2(2)` to exchange two paths, `epoll(7)` (`epoll_create1`,
-//! `epoll_ctl`, `epoll_wait`) for `serve`'s event loop, and `getrlimit`/`setrlimit` for
-//! the open-file limit. This is the crate's only module
+//! resets it), `signal(2)` again to ignore SIGXFSZ (so that a write past the file size
+//! limit fails with `EFBIG` instead of killing the process), `renameat2(2)` to exchange
+//! two paths, `epoll(7)` (`epoll_create1`, `epoll_ctl`, `epoll_wait`) for `serve`'s
+//! event loop, and `getrlimit`/`setrlimit` for the open-file limit. This is the crate's
+//! only module
 //! with `unsafe` code; each call says why it is sound, and each wrapper has a test.
 //!
 //! `struct rusage` is laid out as glibc and musl lay it out on 64-bit Linux (x86_64 and
@@ -69,7 +71,7 @@ extern "C" {
     fn kill(pid: c_int, sig: c_int) -> c_int;
     fn prctl(option: c_int, ...) -> c_int;
     fn wait4(pid: c_int, status: *mut c_int, options: c_int, rusage: *mut Rusage) -> c_int;
-    fn signal(sig: c_int, handler: extern "C" fn(c_int)) -> usize;
+    fn signal(sig: c_int, handler: usize) -> usize;
     fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
     fn __errno_location() -> *mut c_int;
     fn renameat2(olddirfd: c_int, old: *const c_char, newdirfd: c_int, new: *const c_char, flags: c_uint) -> c_int;
@@ -90,6 +92,10 @@ pub(crate) const SIGKILL: i32 = 9;
 pub(crate) const SIGTERM: i32 = 15;
 /// SIGSTOP: cannot be caught; the process stops (and cannot fork) until killed.
 pub(crate) const SIGSTOP: i32 = 19;
+/// SIGXFSZ: a write went past the file size limit (`ulimit -f`); kills by default.
+const SIGXFSZ: c_int = 25;
+/// `SIG_IGN`, the handler that ignores a signal.
+const SIG_IGN: usize = 1;
 
 const PR_SET_CHILD_SUBREAPER: c_int = 36;
 #[cfg(test)]
@@ -260,11 +266,25 @@ pub(crate) fn catch_signals(signals: &[i32]) -> io::Result<std::io::PipeReader> 
         // SAFETY: `note_signal` is an `extern "C" fn(c_int)` that only calls
         // async-signal-safe functions; glibc's signal() installs it with SA_RESTART, so
         // the calls it interrupts are restarted.
-        if unsafe { signal(sig, note_signal) } == SIG_ERR {
+        if unsafe { signal(sig, note_signal as extern "C" fn(c_int) as usize) } == SIG_ERR {
             return Err(io::Error::last_os_error());
         }
     }
     Ok(reader)
+}
+
+/// From now on a write past the file size limit (`ulimit -f`) fails with `EFBIG`
+/// ("File too large"), which the caller reports, instead of SIGXFSZ killing the
+/// process. The programs this process starts later inherit the ignored signal
+/// (`execve` keeps `SIG_IGN`): call it only in commands that start none.
+/// Pre: none. Post: `Err` when the system refused.
+pub(crate) fn ignore_file_size_signal() -> io::Result<()> {
+    // SAFETY: signal(2) with SIG_IGN installs no code of ours; it only changes how the
+    // kernel treats SIGXFSZ for this process.
+    if unsafe { signal(SIGXFSZ, SIG_IGN) } == SIG_ERR {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// A path as a C string.
@@ -602,6 +622,25 @@ mod tests {
         assert_eq!(open_file_limit().unwrap(), (hard, hard));
         set_open_file_limit(soft).unwrap();
         assert_eq!(open_file_limit().unwrap(), (soft, hard));
+    }
+
+    #[test]
+    fn the_file_size_signal_is_ignored() {
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        let ignored = || {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap();
+            let line = status.lines().find(|l| l.starts_with("SigIgn:")).unwrap().to_string();
+            u64::from_str_radix(line.trim_start_matches("SigIgn:").trim(), 16).unwrap() & (1 << (SIGXFSZ - 1)) != 0
+        };
+        // SAFETY: SIG_DFL (0) installs no code: SIGXFSZ at its default handling.
+        assert_ne!(unsafe { signal(SIGXFSZ, 0) }, SIG_ERR);
+        assert!(!ignored());
+        ignore_file_size_signal().unwrap();
+        assert!(ignored());
+        // SAFETY: SIG_DFL (0) installs no code; this puts the default handling back so
+        // that the programs the other tests start get it.
+        assert_eq!(unsafe { signal(SIGXFSZ, 0) }, SIG_IGN);
+        assert!(!ignored());
     }
 
     #[test]

@@ -539,9 +539,15 @@ fn progress_of_slow_strategies_counts_single_games() {
 fn strategy_lists_accept_all_everywhere() {
     let dir = std::env::temp_dir().join(format!("spot-cli-all-{}", std::process::id()));
     let d = dir.to_str().unwrap();
-    let out = stdout_of(&["testset", "--strategies", "all", "--random", "0", "--out", d, "--format", "kattis"], b"");
+    let out = stdout_of(&["testset", "--strategies", "all", "--random", "0", "--out", d, "--format", "mooshak"], b"");
     assert!(out.contains("(6 samples, 170 edge, 0 random)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let _ = std::fs::remove_file(dir.with_file_name(format!(".{name}.testset-manifest")));
+    // A problem package's problem has the judge's three rules only: said, not written.
+    let err = error_of(&["testset", "--strategies", "all", "--random", "0", "--out", d, "--format", "kattis"], b"");
+    assert!(err.contains("the problem package knows the rules linear, smart, prob only, not "), "{err}");
+    assert!(!dir.exists());
     let input = std::fs::read(sample("02-prob.in")).unwrap();
     let err = error_of(&["trace", "--strategy", "all"], &input);
     assert!(err.contains("a trace follows one strategy"), "{err}");

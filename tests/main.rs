@@ -19,6 +19,7 @@ mod journeys;
 mod layers;
 mod memory;
 mod optimum;
+mod package;
 mod pipes;
 mod play;
 mod readme;

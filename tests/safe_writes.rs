@@ -79,7 +79,8 @@ fn a_failing_rewrite_leaves_the_old_set_as_it_was() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("too large for the ZIP format"), "{}", text(&out));
     assert!(tree(&set) == before, "the old test set changed");
-    assert_eq!(names(&parent), ["set"], "a temporary folder was left behind");
+    // The set and its manifest (beside it), and no temporary folder.
+    assert_eq!(names(&parent), [".set.testset-manifest", "set"], "a temporary folder was left behind");
     std::fs::remove_dir_all(&parent).unwrap();
 }
 
@@ -98,7 +99,7 @@ fn a_temporary_folder_left_by_a_killed_run_is_removed() {
     let set = parent.join("set");
     let out = testset(&["--out", set.to_str().unwrap(), "--format", "kattis", "--random", "3"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(names(&parent), [".set.other", "set"]);
+    assert_eq!(names(&parent), [".set.other", ".set.testset-manifest", "set"]);
     std::fs::remove_dir_all(&parent).unwrap();
 }
 

@@ -23,7 +23,8 @@ pub(super) const CASE_FLAGS: &[Flag] = &[
 ];
 
 const MORE_CASE_FLAGS: &[Flag] = &[
-    Flag::value("--cases", "DIR", "also the .in/.out (or .in/.ans) pairs under DIR,\nnamed user-PATH"),
+    Flag::value("--cases", "DIR", "the .in/.out or .in/.ans pairs under DIR too (user-PATH)"),
+    Flag::value("--package", "DIR", "only the data/ pairs of the problem package DIR"),
     Flag::switch("--no-builtin", "run the --cases pairs only: no sample, edge or random"),
     Flag::value("--only", "NAME", "run just the case called NAME (as the report names it)"),
 ];
@@ -196,6 +197,8 @@ pub(crate) struct CheckConfig {
     pub json: bool,
     /// `--cases DIR`: the user's cases.
     pub cases_dir: Option<String>,
+    /// `--package DIR`: a problem package whose data are the cases.
+    pub package: Option<String>,
     /// `--only NAME`: just that case.
     pub only: Option<String>,
     /// The built-in cases to run; `None` with `--only` or `--no-builtin`.
@@ -209,14 +212,19 @@ pub(crate) struct CheckConfig {
 impl CheckConfig {
     /// Reads `check`'s arguments.
     /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, no
-    /// program, or `--no-builtin` without `--cases`.
+    /// program, `--no-builtin` without `--cases`, or `--package` with `--cases`.
     pub(crate) fn read(p: &Parsed) -> Result<CheckConfig, CliError> {
         let settings = settings(p)?;
         let json = Format::read(p, &["text", "json"])? == Format::Json;
         let cases_dir = p.text("--cases").map(str::to_string);
+        let package = p.text("--package").map(str::to_string);
+        if package.is_some() && cases_dir.is_some() {
+            return Err(CliError::Usage("--package and --cases: give one of them".into()));
+        }
         let only = p.text("--only").map(str::to_string);
         let builtin = match (&only, p.has("--no-builtin")) {
             (Some(_), _) => None,
+            (None, _) if package.is_some() => None,
             (None, true) if cases_dir.is_none() => {
                 return Err(CliError::Usage("--no-builtin needs --cases DIR".into()))
             }
@@ -224,15 +232,18 @@ impl CheckConfig {
             (None, false) => Some(CaseFlags::read(p)?),
         };
         let (build, keep) = (p.text("--build").map(str::to_string), p.text("--keep").map(str::to_string));
-        Ok(CheckConfig { settings, json, cases_dir, only, builtin, build, keep })
+        Ok(CheckConfig { settings, json, cases_dir, package, only, builtin, build, keep })
     }
 }
 
 /// The cases to run: `--only` one, else the built-in ones and the user's.
 fn select(config: &CheckConfig) -> Result<Vec<Case>, CliError> {
-    let user = match config.cases_dir.as_deref() {
-        Some(dir) => cases::user(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--cases: {e}")))?,
-        None => Vec::new(),
+    let user = match (config.cases_dir.as_deref(), config.package.as_deref()) {
+        (Some(dir), _) => cases::user(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--cases: {e}")))?,
+        (None, Some(dir)) => {
+            cases::package(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--package: {e}")))?
+        }
+        (None, None) => Vec::new(),
     };
     if let Some(name) = config.only.as_deref() {
         if let Some(case) = user.into_iter().find(|c| c.name == name) {
@@ -346,6 +357,9 @@ mod tests {
         let e = |w: &[&str]| CheckConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
         assert_eq!(e(&["--random", "100001", "--", "p"]), "--random: at most 100,000 cases");
         assert_eq!(e(&["--no-builtin", "--", "p"]), "--no-builtin needs --cases DIR");
+        assert_eq!(e(&["--package", "a", "--cases", "b", "--", "p"]), "--package and --cases: give one of them");
+        let c = CheckConfig::read(&COMMAND.parse_words(&["--package", "pk", "--", "p"])).unwrap();
+        assert_eq!((c.package.as_deref(), c.builtin), (Some("pk"), None));
         assert_eq!(e(&["--time-limit", "0", "--", "p"]), "--time-limit: expected seconds between 0 and 86400, got `0`");
     }
 }

@@ -10,9 +10,9 @@ use crate::tools::grading::testset::{self, Layout};
 use std::path::Path;
 
 const FLAGS: &[Flag] = &[
-    Flag::value("--out", "DIR", "write the test set into DIR (created when missing)"),
-    FORMAT.with_help("mooshak, kattis or domjudge").without_default(),
-    Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge").default("2"),
+    Flag::value("--out", "DIR", "write the test set into DIR (created when missing, with\nits missing parent folders)"),
+    FORMAT.with_help("mooshak, kattis, kattis-2023 or domjudge").without_default(),
+    Flag::value("--time-limit", "SECONDS", "time limit written for DOMjudge and kattis-2023").default("2"),
     Flag::switch(
         "--force",
         "write into a non-empty DIR, replacing the test set there\n(the files its manifest lists) and keeping the others;\nrefused when a file to replace is in no manifest",
@@ -22,8 +22,8 @@ const FLAGS: &[Flag] = &[
 /// `testset`'s command line.
 pub const COMMAND: Command = Command {
     name: "testset",
-    summary: "write the cases for Mooshak, Kattis or DOMjudge",
-    usage: &["testset --out DIR --format mooshak|kattis|domjudge [OPTIONS]"],
+    summary: "write the cases for Mooshak, or as a Kattis package",
+    usage: &["testset --out DIR --format F [OPTIONS]"],
     groups: &[("OPTIONS", FLAGS), ("CASES", CASE_FLAGS)],
     operands: Operands::None,
     after: "\
@@ -33,12 +33,19 @@ with this program's output as the expected one, in the judge's layout:
             .class.tcl files (copy tests/ over a problem's tests folder), or
             tests.zip with its Content.xml (import it into the problem's tests
             in Mooshak 2's admin); cases.txt names the case of each test.
-  kattis    problem.yaml, data/sample/*.in,*.ans, data/secret/*.in,*.ans
-  domjudge  the same, plus domjudge-problem.ini with the time limit
+  kattis    a whole problem package (legacy format), as verifyproblem
+            checks it: problem.yaml, problem_statement/, input_validators/,
+            data/sample/*.in,*.ans, data/secret/*.in,*.ans (an input
+            repeated is written once), submissions/ (two accepted ones,
+            and planted-bug ones the data rejects); linear, smart and prob
+            cases only
+  kattis-2023  the same in the format's 2023-07-draft version (statement/,
+            the time limit in problem.yaml)
+  domjudge  the kattis package plus domjudge-problem.ini with the time limit
 Names are zero-padded so that they sort. Same seed, same files.
-DIR/.testset-manifest lists the set's files. The set is built whole in a
-temporary folder beside DIR (.DIR.testset-tmp-PID) and moved into place
-only when complete: a failure leaves the old set as it was.
+.DIR.testset-manifest beside DIR lists the set's files. The set is built
+whole in a temporary folder beside DIR (.DIR.testset-tmp-PID) and moved
+into place only when complete: a failure leaves the old set as it was.
 ",
     extra: None,
 };
@@ -63,9 +70,11 @@ impl TestsetConfig {
     /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad or missing value.
     pub(crate) fn read(p: &Parsed) -> Result<TestsetConfig, CliError> {
         let dir: String = p.require("--out")?;
-        let layout = match p.choice(FORMAT.name, &["mooshak", "kattis", "domjudge"])? {
+        let layout = match p.choice(FORMAT.name, &Layout::NAMES)? {
             Some(name) => Layout::from_name(name).ok_or_else(|| CliError::Usage(format!("--format: `{name}`")))?,
-            None => return Err(CliError::Usage("--format is required: mooshak, kattis or domjudge".into())),
+            None => {
+                return Err(CliError::Usage("--format is required: mooshak, kattis, kattis-2023 or domjudge".into()))
+            }
         };
         let time_limit = seconds(p, "--time-limit")?;
         let cases = CaseFlags::read(p)?;
@@ -77,7 +86,9 @@ impl TestsetConfig {
 /// Pre: none. Post: the files are written and one summary line is on stdout.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let TestsetConfig { dir, layout, time_limit, cases, force } = TestsetConfig::read(p)?;
-    let cases = cases.cases()?;
+    // A write past `ulimit -f` fails with EFBIG, reported, instead of killing us.
+    crate::sys::ignore_file_size_signal().map_err(|e| CliError::Invalid(format!("cannot ignore SIGXFSZ: {e}")))?;
+    let cases = testset::cases_for(layout, cases.cases()?);
     let files = testset::write(Path::new(&dir), layout, &cases, time_limit, force).map_err(CliError::Invalid)?;
     let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
     writeln!(
@@ -100,8 +111,13 @@ mod tests {
         let c = TestsetConfig::read(&COMMAND.parse_words(&["--out", "d", "--format", "kattis"])).unwrap();
         assert_eq!((c.dir.as_str(), c.time_limit, c.force, c.cases.random), ("d", 2.0, false, 300));
         let e = |w: &[&str]| TestsetConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
-        assert_eq!(e(&["--out", "d"]), "--format is required: mooshak, kattis or domjudge");
+        assert_eq!(e(&["--out", "d"]), "--format is required: mooshak, kattis, kattis-2023 or domjudge");
         assert_eq!(e(&["--format", "kattis"]), "--out is required (see --help)");
-        assert_eq!(e(&["--out", "d", "--format", "x"]), "--format: expected mooshak, kattis or domjudge, got `x`");
+        assert_eq!(
+            e(&["--out", "d", "--format", "x"]),
+            "--format: expected mooshak, kattis, kattis-2023 or domjudge, got `x`"
+        );
+        let c = TestsetConfig::read(&COMMAND.parse_words(&["--out", "d", "--format", "kattis-2023"])).unwrap();
+        assert_eq!(c.layout, Layout::Kattis2023);
     }
 }

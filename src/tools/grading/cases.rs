@@ -466,6 +466,22 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
+/// The cases of the problem package `dir` (Kattis format): the `.in`/`.ans` pairs
+/// under its `data/` (`data/sample`, `data/secret` and their groups), named as
+/// [`user`] names them below `data/` (`user-sample-001-x`, `user-secret-002-y`).
+/// Pre: none. Post: `Err` when `dir` has no `problem.yaml` or no `data/` folder, or as
+/// [`user`] fails.
+pub(crate) fn package(dir: &Path) -> Result<Vec<Case>, String> {
+    if !dir.join("problem.yaml").is_file() {
+        return Err(format!("`{}` is not a problem package: it has no problem.yaml", dir.display()));
+    }
+    let data = dir.join("data");
+    if !data.is_dir() {
+        return Err(format!("`{}` has no data folder", dir.display()));
+    }
+    user(&data)
+}
+
 /// A file's bytes, refused over [`CASES_FILE_BYTES`].
 fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;

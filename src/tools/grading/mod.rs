@@ -12,6 +12,7 @@
 pub(crate) mod cases;
 pub(crate) mod check;
 pub(crate) mod instance;
+pub(crate) mod package;
 pub(crate) mod report;
 pub(crate) mod runner;
 pub(crate) mod shrink;

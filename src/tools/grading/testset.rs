@@ -8,14 +8,21 @@
 //!   administrator import reads (`AdministratorManager.importMooshakObject`), and
 //!   `tests.zip` (that descriptor and the test files) to import into a problem's
 //!   `tests`; `cases.txt` names each test's case. Samples are marked `Show yes`.
-//! - **Kattis** (problem package format, legacy): `problem.yaml`, `data/sample/*.in,
-//!   *.ans` (the statement's samples) and `data/secret/*.in, *.ans` (the others).
-//! - **DOMjudge**: the Kattis layout plus `domjudge-problem.ini` with the time limit.
+//! - **Kattis** (problem package format, legacy), **Kattis 2023** (its `2023-07-draft`
+//!   version): a whole problem package ([`package`]), `data/sample/*.in, *.ans` (the
+//!   statement's samples) and `data/secret/*.in, *.ans` (the others).
+//! - **DOMjudge**: the legacy Kattis package plus `domjudge-problem.ini` with the time
+//!   limit.
 //!
 //! Names are numbered from 1, zero-padded so that they sort. The same cases give the
 //! same bytes.
+//!
+//! The manifest of a set (the files it wrote, which `--force` may replace) lies beside
+//! its directory, as `.NAME.testset-manifest`, so that the set holds only files its
+//! format allows.
 
 use super::cases::{Case, Origin};
+use super::package::{self, Version};
 use super::zip;
 use crate::sys;
 use std::collections::BTreeSet;
@@ -32,15 +39,21 @@ pub(crate) enum Layout {
     Kattis,
     /// The Kattis format with DOMjudge's `domjudge-problem.ini`.
     Domjudge,
+    /// The Kattis format's `2023-07-draft` version.
+    Kattis2023,
 }
 
 impl Layout {
-    /// The layout called `name` (`mooshak`, `kattis`, `domjudge`).
+    /// The names of the layouts, as `--format` takes them.
+    pub(crate) const NAMES: [&'static str; 4] = ["mooshak", "kattis", "kattis-2023", "domjudge"];
+
+    /// The layout called `name` (one of [`Layout::NAMES`]).
     /// Pre: none. Post: `None` for other names.
     pub(crate) fn from_name(name: &str) -> Option<Layout> {
         match name {
             "mooshak" => Some(Layout::Mooshak),
             "kattis" => Some(Layout::Kattis),
+            "kattis-2023" => Some(Layout::Kattis2023),
             "domjudge" => Some(Layout::Domjudge),
             _ => None,
         }
@@ -50,19 +63,20 @@ impl Layout {
 /// A file of the test set: its path inside the directory (`/` separators), contents.
 type File = (String, Vec<u8>);
 
+/// The cases a test set in `layout` holds: for a problem package, those whose input
+/// repeats an earlier one's are left out ([`package::distinct`]).
+/// Pre: none. Post: in the order given.
+pub(crate) fn cases_for(layout: Layout, cases: Vec<Case>) -> Vec<Case> {
+    match layout {
+        Layout::Mooshak => cases,
+        Layout::Kattis | Layout::Domjudge | Layout::Kattis2023 => package::distinct(cases),
+    }
+}
+
 /// Zero-padded width for `count` numbered names (at least 3 digits).
 fn width(count: usize) -> usize {
     count.to_string().len().max(3)
 }
-
-/// `problem.yaml`: the name, and the default output validator made sensitive to case
-/// and to changes of whitespace.
-const PROBLEM_YAML: &str = "\
-name: Spot the ships
-source: UAlg OOP course, Problem G
-validation: default
-validator_flags: case_sensitive space_change_sensitive
-";
 
 /// A Mooshak `.data.tcl` line list for one test (attributes in Mooshak's order).
 fn test_data_tcl(show: bool) -> String {
@@ -76,8 +90,9 @@ fn test_data_tcl(show: bool) -> String {
 
 /// Every file of the test set for `cases` in `layout`; `time_limit` (seconds) goes
 /// where the layout has a place for it.
-/// Pre: none. Post: paths are relative, `/`-separated and distinct; `Err` only when
-/// the Mooshak archive passes the ZIP format's limits.
+/// Pre: none. Post: paths are relative, `/`-separated and distinct; `Err` when a
+/// package's case is played by a rule the problem does not know, or the Mooshak
+/// archive passes the ZIP format's limits.
 pub(crate) fn files(layout: Layout, cases: &[Case], time_limit: f64) -> Result<Vec<File>, String> {
     let mut out: Vec<File> = Vec::new();
     match layout {
@@ -116,35 +131,31 @@ pub(crate) fn files(layout: Layout, cases: &[Case], time_limit: f64) -> Result<V
             out.push(("tests.zip".into(), zip::archive(&zipped)?));
             out.push(("cases.txt".into(), index.into_bytes()));
         }
-        Layout::Kattis | Layout::Domjudge => {
-            out.push(("problem.yaml".into(), PROBLEM_YAML.as_bytes().to_vec()));
-            if layout == Layout::Domjudge {
-                let ini = format!("name='Spot the ships'\ntimelimit='{time_limit}'\n");
-                out.push(("domjudge-problem.ini".into(), ini.into_bytes()));
+        Layout::Kattis | Layout::Domjudge | Layout::Kattis2023 => {
+            let unknown = package::unknown_rules(cases);
+            if !unknown.is_empty() {
+                return Err(format!(
+                    "the problem package knows the rules {} only, not {}: choose them with --strategies",
+                    package::RULES.join(", "),
+                    unknown.join(", ")
+                ));
             }
-            for (group, samples) in [("sample", true), ("secret", false)] {
-                let chosen: Vec<&Case> = cases.iter().filter(|c| (c.origin == Origin::Sample) == samples).collect();
-                let w = width(chosen.len());
-                for (k, case) in chosen.iter().enumerate() {
-                    let base = format!("data/{group}/{:0w$}-{}", k + 1, file_name(&case.name));
-                    out.push((format!("{base}.in"), case.input.clone()));
-                    out.push((format!("{base}.ans"), case.expected.clone()));
-                }
-            }
+            let version = if layout == Layout::Kattis2023 { Version::Draft2023 } else { Version::Legacy };
+            out = package::files(version, cases, time_limit, layout == Layout::Domjudge);
         }
     }
     Ok(out)
 }
 
-/// A case name as a file name the package formats accept: letters, digits, `.`, `_`
-/// and `-`, other characters made `_`.
-fn file_name(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect()
-}
-
-/// The manifest of a test set: the files it wrote, one path a line. `--force` replaces
-/// only what a manifest lists.
+/// The tail of a test set's manifest's name, `.NAME.testset-manifest` beside the set's
+/// directory `NAME`: the files the set wrote, one path a line. `--force` replaces only
+/// what a manifest lists.
 pub(crate) const MANIFEST: &str = ".testset-manifest";
+
+/// The manifest of the set in `parent/name`.
+fn manifest_path(parent: &Path, name: &str) -> PathBuf {
+    parent.join(format!(".{name}{MANIFEST}"))
+}
 
 /// The manifest's first line.
 const MANIFEST_HEAD: &str =
@@ -178,16 +189,17 @@ fn top(path: &str) -> &str {
     path.split('/').next().unwrap_or(path)
 }
 
-/// Refuses when `dir/rel` holds something no manifest path lists: names the folder
-/// when nothing in it is listed, else the first file that is not.
-fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>) -> Result<(), String> {
+/// Refuses when `dir/rel` holds something no manifest path lists (`manifest` is the
+/// manifest's path): names the folder when nothing in it is listed, else the first
+/// file that is not.
+fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>, manifest: &Path) -> Result<(), String> {
     let path = dir.join(rel);
     let refuse = || {
         Err(format!(
             "`{}` is not in the test set's manifest (`{}`): testset replaces only the files it wrote; \
              move it away or choose another --out",
             path.display(),
-            dir.join(MANIFEST).display()
+            manifest.display()
         ))
     };
     let meta = std::fs::symlink_metadata(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
@@ -207,7 +219,7 @@ fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>) -> Result<(), 
         return refuse();
     }
     entries.sort();
-    entries.iter().try_for_each(|name| check_listed(dir, &format!("{inside}{name}"), listed))
+    entries.iter().try_for_each(|name| check_listed(dir, &format!("{inside}{name}"), listed, manifest))
 }
 
 /// The folder holding `dir` and `dir`'s own name (`.` is named by its real path).
@@ -264,10 +276,12 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Writes the test set into `dir` (created when missing). A directory that is not
-/// empty is refused unless `force`; with it, what the new set writes and what the old
-/// set's manifest lists is replaced, provided every file there is in that manifest
-/// (else the first that is not is named and nothing changes); other files stay.
+/// Writes the test set into `dir` (created when missing, with its missing parents). A
+/// directory that is not empty is refused unless `force`; with it, what the new set
+/// writes and what the old set's manifest lists is replaced, provided every file there
+/// is in that manifest (else the first that is not is named and nothing changes);
+/// other files stay. The manifest is `.NAME.testset-manifest` beside `dir`; one that
+/// an older version wrote inside `dir` (`.testset-manifest`) is read, and removed.
 ///
 /// The whole set is built first in a temporary folder beside `dir` (`.NAME.testset-
 /// tmp-PID`) and moved into place only when complete: into a new `dir` by one rename,
@@ -281,24 +295,29 @@ pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64,
     let shown = dir.display();
     let all = files(layout, cases, time_limit)?;
     let (parent, name) = parent_and_name(dir)?;
+    std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
     remove_stale(&parent, &name);
+    let target = manifest_path(&parent, &name);
     let exists = dir.exists();
     let mut old = BTreeSet::new();
-    let mut old_text: Option<Vec<u8>> = None;
+    let old_text = std::fs::read(&target).ok();
     if exists {
         let mut entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         if entries.next().is_some() {
             if !force {
                 return Err(format!("`{shown}` is not empty; use --force to replace its test set"));
             }
-            if let Ok(text) = std::fs::read(dir.join(MANIFEST)) {
+            if let Some(text) = &old_text {
+                old = listed(&String::from_utf8_lossy(text));
+            } else if let Ok(text) = std::fs::read(dir.join(MANIFEST)) {
+                // An older version's manifest, inside the set: it goes with the set.
                 old = listed(&String::from_utf8_lossy(&text));
-                old_text = Some(text);
+                old.insert(MANIFEST.to_string());
             }
             let tops: BTreeSet<&str> = all.iter().map(|(p, _)| top(p)).chain(old.iter().map(|p| top(p))).collect();
             for t in tops {
                 if dir.join(t).symlink_metadata().is_ok() {
-                    check_listed(dir, t, &old)?;
+                    check_listed(dir, t, &old, &target)?;
                 }
             }
         }
@@ -308,9 +327,14 @@ pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64,
     let built = build(&tmp, &all);
     let placed = built.and_then(|()| {
         if exists {
-            swap(dir, &tmp, &all, &old, old_text.as_deref())
+            swap(dir, &tmp, &all, &old, &target, old_text.as_deref())
         } else {
-            std::fs::rename(&tmp, dir).map_err(|e| format!("cannot move the test set to `{shown}`: {e}"))
+            let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
+            replace_file(&target, &listing).map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
+            std::fs::rename(&tmp, dir).map_err(|e| {
+                restore_manifest(&target, old_text.as_deref());
+                format!("cannot move the test set to `{shown}`: {e}")
+            })
         }
     });
     // The temporary folder holds what was replaced (or the new set, on a failure).
@@ -318,7 +342,7 @@ pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64,
     placed.map(|()| all.len())
 }
 
-/// Writes `all` and the manifest into the new folder `tmp`.
+/// Writes `all` into the new folder `tmp`.
 fn build(tmp: &Path, all: &[File]) -> Result<(), String> {
     for (name, bytes) in all {
         let path = tmp.join(name);
@@ -327,9 +351,15 @@ fn build(tmp: &Path, all: &[File]) -> Result<(), String> {
         }
         create_new(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
-    let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
-    create_new(&tmp.join(MANIFEST), &listing)
-        .map_err(|e| format!("cannot write `{}`: {e}", tmp.join(MANIFEST).display()))
+    Ok(())
+}
+
+/// Puts the manifest `target` back as it was: `old_text`, or none.
+fn restore_manifest(target: &Path, old_text: Option<&[u8]>) {
+    let _ = match old_text {
+        Some(text) => replace_file(target, text),
+        None => std::fs::remove_file(target),
+    };
 }
 
 /// One move of [`swap`], undone in reverse order on a failure.
@@ -340,14 +370,20 @@ enum Step {
     Moved(PathBuf, PathBuf),
 }
 
-/// Moves the complete set in `tmp` into the existing `dir`: the manifest of old and new
-/// files first, then each top-level entry of the new set exchanged with the old one (or
-/// moved in), the old set's other entries moved out into `tmp`, and the new manifest.
-/// On a failure every step is undone and the old manifest put back.
-fn swap(dir: &Path, tmp: &Path, all: &[File], old: &BTreeSet<String>, old_text: Option<&[u8]>) -> Result<(), String> {
+/// Moves the complete set in `tmp` into the existing `dir`: the manifest `target` of
+/// old and new files first, then each top-level entry of the new set exchanged with
+/// the old one (or moved in), the old set's other entries moved out into `tmp`, and the
+/// new manifest. On a failure every step is undone and the old manifest put back.
+fn swap(
+    dir: &Path,
+    tmp: &Path,
+    all: &[File],
+    old: &BTreeSet<String>,
+    target: &Path,
+    old_text: Option<&[u8]>,
+) -> Result<(), String> {
     let union: BTreeSet<&str> = all.iter().map(|(p, _)| p.as_str()).chain(old.iter().map(String::as_str)).collect();
-    let target = dir.join(MANIFEST);
-    replace_file(&target, &manifest(union.into_iter()))
+    replace_file(target, &manifest(union.into_iter()))
         .map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
     let new_tops: BTreeSet<&str> = all.iter().map(|(p, _)| top(p)).collect();
     let old_tops: BTreeSet<&str> = old.iter().map(|p| top(p)).filter(|t| !new_tops.contains(t)).collect();
@@ -370,7 +406,8 @@ fn swap(dir: &Path, tmp: &Path, all: &[File], old: &BTreeSet<String>, old_text: 
                 done.push(Step::Moved(from, to));
             }
         }
-        std::fs::rename(tmp.join(MANIFEST), &target).map_err(|e| format!("cannot write `{}`: {e}", target.display()))
+        let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
+        replace_file(target, &listing).map_err(|e| format!("cannot write `{}`: {e}", target.display()))
     };
     let result = moves();
     if result.is_err() {
@@ -380,10 +417,7 @@ fn swap(dir: &Path, tmp: &Path, all: &[File], old: &BTreeSet<String>, old_text: 
                 Step::Moved(from, to) => std::fs::rename(to, from),
             };
         }
-        let _ = match old_text {
-            Some(text) => replace_file(&target, text),
-            None => std::fs::remove_file(&target),
-        };
+        restore_manifest(target, old_text);
     }
     result
 }
@@ -425,9 +459,24 @@ mod tests {
         assert!(names.contains(&"data/sample/001-sample-00-linear.in"));
         assert!(names.contains(&"data/sample/006-sample-05-prob.ans"));
         assert!(names.contains(&"data/secret/004-random-5-3-linear.ans"));
+        assert!(names.contains(&"problem_statement/problem.en.tex") && names.contains(&"input_validators/validate.py"));
+        assert!(names.iter().all(|n| !n.starts_with('.') && !n.contains("/.")), "{names:?}");
+        let k = files(Layout::Kattis2023, &some_cases(), 2.0).unwrap();
+        assert!(k.iter().any(|(p, _)| p == "statement/problem.en.tex"));
         let d = files(Layout::Domjudge, &some_cases(), 1.5).unwrap();
         let ini = d.iter().find(|(p, _)| p == "domjudge-problem.ini").unwrap();
         assert_eq!(ini.1, b"name='Spot the ships'\ntimelimit='1.5'\n");
+        // A package's problem knows linear, smart and prob only.
+        let other = cases::samples(&["prob".to_string()])
+            .into_iter()
+            .map(|mut c| {
+                c.strategy = "bayes".into();
+                c
+            })
+            .collect::<Vec<_>>();
+        let e = files(Layout::Kattis, &other, 2.0).unwrap_err();
+        assert!(e.contains("knows the rules linear, smart, prob only, not bayes"), "{e}");
+        assert!(files(Layout::Mooshak, &other, 2.0).is_ok());
     }
 
     #[test]
@@ -436,8 +485,12 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let cases = some_cases();
         let n = write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap();
-        assert_eq!(n, 1 + 2 * cases.len());
-        let listed = listed(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap());
+        assert_eq!(n, files(Layout::Kattis, &cases, 2.0).unwrap().len());
+        let (parent, name) = parent_and_name(&dir).unwrap();
+        let manifest = manifest_path(&parent, &name);
+        assert_eq!(manifest, dir.with_file_name(format!(".{name}.testset-manifest")));
+        assert!(!dir.join(MANIFEST).exists(), "the manifest lies beside the set, not in it");
+        let listed = listed(&std::fs::read_to_string(&manifest).unwrap());
         assert_eq!(listed.len(), n);
         assert!(listed.contains("problem.yaml") && listed.contains("data/sample/001-sample-00-linear.in"));
         assert!(write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap_err().contains("--force"));
@@ -453,13 +506,27 @@ mod tests {
         // Back to Kattis: the DOMjudge file goes (it is in the manifest), notes stay.
         write(&dir, Layout::Kattis, &cases, 2.0, true).unwrap();
         assert!(!dir.join("domjudge-problem.ini").exists() && dir.join("notes.txt").is_file());
-        let parent = dir.parent().unwrap();
-        let name = dir.file_name().unwrap().to_str().unwrap();
-        assert!(std::fs::read_dir(parent)
+        assert!(std::fs::read_dir(&parent)
             .unwrap()
             .flatten()
             .all(|e| !e.file_name().to_string_lossy().starts_with(&format!(".{name}{TEMP_TAG}"))));
+        // A set an older version wrote, its manifest inside: read, and removed.
+        std::fs::rename(&manifest, dir.join(MANIFEST)).unwrap();
+        write(&dir, Layout::Mooshak, &cases, 2.0, true).unwrap();
+        assert!(!dir.join(MANIFEST).exists() && !dir.join("problem.yaml").exists() && dir.join("tests.zip").is_file());
+        assert!(dir.join("notes.txt").is_file() && manifest.is_file());
         std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_file(&manifest).unwrap();
+    }
+
+    #[test]
+    fn missing_parent_folders_are_created() {
+        let root = std::env::temp_dir().join(format!("grading-parents-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("a/b/c");
+        write(&dir, Layout::Mooshak, &some_cases(), 2.0, false).unwrap();
+        assert!(dir.join("tests/T001/input.txt").is_file() && root.join("a/b/.c.testset-manifest").is_file());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
