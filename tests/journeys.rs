@@ -180,8 +180,19 @@ fn play_at_a_terminal_says_what_it_waits_for() {
 
 // Item 7: help a person can read.
 
-const COMMANDS: [&str; 10] =
-    ["judge", "generate", "simulate", "simulate merge", "trace", "advise", "play", "referee", "check", "testset"];
+const COMMANDS: [&str; 11] = [
+    "judge",
+    "generate",
+    "simulate",
+    "simulate merge",
+    "trace",
+    "advise",
+    "play",
+    "referee",
+    "serve",
+    "check",
+    "testset",
+];
 
 #[test]
 fn every_help_fits_60_lines_and_points_to_the_topics() {
@@ -193,6 +204,13 @@ fn every_help_fits_60_lines_and_points_to_the_topics() {
         let text = stdout_of(&out);
         let lines = text.lines().count();
         assert!(lines <= 60, "help {command}: {lines} lines");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "help {command}: a line over 80 columns: {text}");
+        // Each command's help ends with the document that has its details.
+        let last = text.lines().last().unwrap_or("");
+        assert!(
+            last.contains("report/") && last.contains(".md") && last.contains("repository"),
+            "help {command} does not end with its document: {last}"
+        );
         if text.contains("--rules NAME") {
             assert!(text.contains("`help rules`") && text.contains("`help fleet-file`"), "help {command}: {text}");
         }

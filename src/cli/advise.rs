@@ -75,10 +75,8 @@ OUTPUT
   \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
   \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
 
-ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
-  an empty or ragged grid, a character other than . X x + #, hits or sunk ships
-  the rules forbid, more hits than the fleet has, an --afloat the fleet does not
-  have, and a grid no layout agrees with (bayes).
+ERRORS (one `error: ` line, exit status 2): a ragged grid or another character,
+  hits or sunk ships the rules forbid, an --afloat the fleet lacks, no layout.
 ",
     extra: None,
 };

@@ -98,6 +98,22 @@ pub(crate) struct Command {
     pub extra: Option<fn() -> String>,
 }
 
+/// The document of the project's repository that has a command's details (a
+/// command's help ends by naming it), or a help topic's; the judge's help, which is
+/// also the top-level help, names README.md and report/spec.md itself.
+/// Pre: none. Post: `None` for a name of no command or topic.
+pub(crate) fn document(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "generate" | "rules" | "fleet-file" => "report/rules.md",
+        "simulate" | "simulate merge" => "report/arena.md",
+        "trace" | "advise" | "play" | "referee" | "protocol" => "report/playing.md",
+        "serve" => "report/serve.md",
+        "check" | "testset" => "report/grading.md",
+        "strategies" => "report/strategies.md",
+        _ => return None,
+    })
+}
+
 /// The arguments of one command, read against its table.
 #[derive(Debug, Default)]
 pub(crate) struct Parsed {
@@ -263,6 +279,9 @@ impl Command {
                     out.push('\n');
                 }
             }
+        }
+        if let Some(doc) = document(self.name) {
+            let _ = writeln!(out, "\nMore: {doc} in the project's repository.");
         }
         out
     }

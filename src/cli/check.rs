@@ -80,10 +80,8 @@ the cases (AC < PE < WA < OLE < TLE < RE). The first failure of each kind but
 OLE, per strategy, is shrunk to a 1-minimal input (no one-step smaller valid
 input still gets the verdict) within --shrink-budget runs.
 
-EXIT STATUS
-  0 every case AC, 1 some case not AC or a failed --build, 2 bad arguments
-  or a PROGRAM that cannot be started, 128 + N when signal N interrupted it
-  (130 Ctrl-C, 143 SIGTERM), after one error line.
+EXIT STATUS: 0 every case AC, 1 some case not AC or a failed --build, 2 bad
+  arguments or a PROGRAM that cannot start, 128 + N on signal N (130 Ctrl-C).
 ",
     extra: None,
 };

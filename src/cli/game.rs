@@ -12,8 +12,7 @@ pub(crate) const DEFAULT_PRESET: &str = "problem-g";
 
 /// The rules flags, a group of every command's table.
 pub(crate) const RULE_FLAGS: &[Flag] = &[
-    Flag::value("--rules", "NAME", "problem-g, classic, russian or starwars (see `help rules`)")
-        .default(DEFAULT_PRESET),
+    Flag::value("--rules", "NAME", "problem-g, classic, russian, starwars (`help rules`)").default(DEFAULT_PRESET),
     Flag::value("--touch", "yes|no", "may ships touch? (overrides the preset)"),
     Flag::value("--sunk", "WHAT", "none, yes or named: what completing a ship answers"),
     Flag::value("--fleet", "LIST", "ship sizes, e.g. 5,4,3,3,2 (ships then named by size)"),

@@ -327,8 +327,8 @@ fn top_help() -> String {
     let topics: Vec<String> = topics::TOPICS.iter().map(|t| format!("`help {}`", t.name)).collect();
     let _ = writeln!(out, "TOPICS: {}", topics.join(", "));
     out.push_str(
-        "\n--version (or -V) prints the version. Errors: one stderr line starting with\n\
-         `error: `, exit status 2 (check exits with 1 when a case was not accepted).\n",
+        "\n--version (or -V) prints the version. Errors: one `error: ` line, exit status 2\n\
+         (check: 1 if a case failed). More: report/spec.md, README in the repository.\n",
     );
     out
 }
@@ -410,7 +410,13 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             Some(entry) => entry.spec.help(),
             None if name == "judge" => top_help(),
             None => match topics::TOPICS.iter().find(|t| t.name == name.as_str()) {
-                Some(topic) => (topic.text)(),
+                Some(topic) => {
+                    let mut text = (topic.text)();
+                    if let Some(doc) = args::document(topic.name) {
+                        let _ = writeln!(text, "\nMore: {doc} in the project's repository.");
+                    }
+                    text
+                }
                 None => {
                     let hint = crate::render::words::nearest(name, &help_names())
                         .map(|n| format!("did you mean `{n}`? "))

@@ -141,10 +141,8 @@ PROTOCOL (all of it: `help protocol`)
   grid (placement lines first for named or drawn fleets); after a header, the
   referee's `done N` is read and checked.
 
-ERRORS (one `error: ` line on stderr, exit status 2)
-  a bad answer over pipes; input ending before every ship cell is found or
-  before the referee's `done N`; --cells too large; lines over 1,000 bytes; an
-  impossible answer (more hits than ship cells, a ship sunk twice, ...); a
+ERRORS (one `error: ` line, exit status 2): a bad or impossible answer over
+  pipes, input ending too soon, --cells too large, lines over 1,000 bytes, a
   --referee program that fails (its last stderr line is shown).
 ",
     extra: None,

@@ -27,7 +27,7 @@ const FLAGS: &[Flag] = &[
 /// `serve`'s command line.
 pub const COMMAND: Command = Command {
     name: "serve",
-    summary: "the helper, a game and a strategy's trace in a browser; a JSON API",
+    summary: "the game in a browser (play, helper, watch), a JSON API",
     usage: &["serve [--port N] [--bind ADDR] [--rules NAME] [OPTIONS]"],
     groups: &[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)],
     operands: Operands::None,
@@ -37,21 +37,18 @@ in a browser: one page (built into the program; it loads nothing from anywhere
 else) with three views: Helper, Play and Watch.
 
 ROUTES (anything else: 404; errors are JSON {\"error\": {\"status\", \"message\"}})
-  GET  /                          the page (and /page.js, /page.css)
-  GET  /api/rules                 the presets and the strategies
-  POST /api/advise                {\"state\": \"ROWS\", \"rules\", \"strategy\", \"afloat\",
-                                  \"prior\", \"seed\", \"touch\", \"sunk\", \"fleet\"} ->
-                                  `advise --format json`'s object
-  POST /api/games                 {\"rules\", \"seed\", \"rows\", \"cols\", ...} -> {\"token\",
-                                  \"rows\", \"cols\", \"ship_cells\", \"rules\"}
-  POST /api/games/TOKEN/probe     {\"r\": R, \"c\": C} -> {\"answer\", \"ship\", \"reply\",
-                                  \"probes\", \"done\"}
-  GET  /api/trace?strategy=S&rules=R&seed=N[&ships=r,c,size,E;...]
-                                  the trace's steps and what the strategy weighed
-  GET  /exec?method=GetToken      the remote-service seed's API: a token; then
+  GET  /  (and /page.js, /page.css, /favicon.ico)     the page
+  GET  /api/rules                  the presets, strategies, levels
+  POST /api/advise                 advise's flags and \"state\" (the grid)
+                                   -> `advise --format json`'s object
+  POST /api/games                  {\"rules\", \"seed\", ...} -> {\"token\", ...}
+  POST /api/games/TOKEN/probe      {\"r\": R, \"c\": C} -> {\"answer\", \"reply\", ...}
+  POST /api/matches, /api/placement, GET .../computer, POST .../reveal
+                                   the page's games against the computer
+  GET  /api/trace?strategy=S&rules=R&seed=N   a trace and what was weighed
+  GET  /exec?method=GetToken       the remote-service seed's API (its rules:
+                                   --rules, default starwars): a token, then
        /exec?token=T&method=GetRowCount|GetColumnCount|GetCellAt&row=R&col=C
-                                  answer a number (0 water, 1 ship); the rules
-                                  are --rules (default here: starwars)
 
 LIMITS
   request line 8 KiB (414), headers 16 KiB and 64 lines (431), body 1 MiB

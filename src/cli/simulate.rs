@@ -74,9 +74,6 @@ BOTS (your own program in the race: --bot NAME=CMD, repeatable)
   line, a probe outside or repeated, over --move-time) stops the run with an
   error naming the game; with --forfeit-as-max the game counts rows*cols.
     simulate --strategies prob,bayes --bot mine='python3 bot.py'
-
-The paired comparison takes each strategy in turn as the reference of the ones
-after it: the share of boards where each needed fewer, as many or more scans.
 ",
     extra: None,
 };

@@ -123,10 +123,6 @@ OUTPUT
   \"length\"} (when the strategy has one), \"matrix\": [[...], ...] (when read;
   null when not shown), \"grid\": [ROW, ...]}; {\"scans_not_shown\": K} after a
   --limit; last, the judge's output {\"scans\": N, \"grid\": [ROW, ...]}.
-
-  With colour: spotted ships red, scanned water blue, eliminated cells yellow
-  (bold when eliminated in this step), the cell probed in this step black on
-  green.
 ",
     extra: None,
 };
