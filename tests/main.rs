@@ -31,3 +31,4 @@ mod strategies;
 mod stronger;
 mod testset;
 mod trace;
+mod untrusted;

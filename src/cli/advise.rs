@@ -21,6 +21,9 @@ use crate::scan::runs;
 use crate::scan::sonar::{Answer, Impossible};
 use crate::scan::state;
 use crate::scan::ScanError;
+
+/// The longest fleet description the bayes header shows (longer ones are summed up).
+const FLEET_SHOWN: usize = 80;
 use crate::strategy::likelihood::Likelihood;
 use std::fmt::Write as _;
 
@@ -72,7 +75,8 @@ OUTPUT
   Then `suggest: (r,c)` (or none), `certain water: CELLS` and `certain ship:
   CELLS` (unknown cells the grid settles; none when empty).
   --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
-  \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
+  \"layouts\" (null, with \"layouts_overflow\": true, when the count passes 1.8e308),
+  \"probability\": [[row of numbers 0..1, null for known cells]],
   \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
@@ -497,13 +501,16 @@ fn json_report(
         (0..grid.known.cols()).fold(Array::new(), |a, c| a.item(cell(Position::new(r, c)).as_deref().map(Raw)))
     };
     let rows = (0..grid.known.rows()).map(row);
-    // The count of layouts as Rust prints a float (no exponent, no fixed decimals).
-    let layouts = layouts.map(|l| format!("{l}"));
-    Object::new()
+    // The count of layouts as Rust prints a float (no exponent, no fixed decimals); null
+    // when it overflowed, with `layouts_overflow` true (absent otherwise).
+    let overflow = layouts.is_some_and(|l| !l.is_finite());
+    let object = Object::new()
         .field("rows", grid.known.rows())
         .field("cols", grid.known.cols())
         .field("method", method)
-        .field("layouts", layouts.as_deref().map(Raw))
+        .field("layouts", layouts.map(json::Count));
+    let object = if overflow { object.field("layouts_overflow", true) } else { object };
+    object
         .field(key, Array::of(rows))
         .field("suggest", suggest.map(|p| (p.row, p.col)))
         .line()
@@ -624,7 +631,7 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     );
     if as_json {
         let method = if post.method == Method::Exact { "exact" } else { "sampled" };
-        let value = |p: Position| format!("{:.6}", prob(p));
+        let value = |p: Position| json::fixed(prob(p), 6);
         return Ok(json_report(
             grid,
             method,
@@ -649,7 +656,15 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     };
     let mut out = String::new();
     let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
-    let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
+    // A fleet too long to read on one line is summed up (800 one-cell ships: `800 ships,
+    // 800 cells`).
+    let described = fleet.describe();
+    let described = if described.len() > FLEET_SHOWN {
+        format!("of {} and {}", crate::render::words::count(fleet.len(), "ship"), crate::render::words::count(fleet.ship_cells(), "cell"))
+    } else {
+        described
+    };
+    let _ = writeln!(out, "ship probability (percent; bayes, fleet {described}, {prior_name} prior, {how}):");
     write_matrix(&mut out, grid, &|p| percent(p).to_string(), style);
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);
