@@ -75,9 +75,8 @@ OUTPUT
   Then `suggest: (r,c)` (or none), `certain water: CELLS` and `certain ship:
   CELLS` (unknown cells the grid settles; none when empty).
   --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
-  \"layouts\" (null, with \"layouts_overflow\": true, when the count passes 1.8e308),
-  \"probability\": [[row of numbers 0..1, null for known cells]],
-  \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
+  \"layouts\" (null and \"layouts_overflow\": true past 1.8e308), \"probability\":
+  [[0..1, null for known cells]], \"suggest\": [r, c] or null}; prob: \"score\".
 
 ERRORS (one `error: ` line on stderr, exit status 2, nothing on stdout)
   an empty or ragged grid, a character other than . X x + #, hits or sunk ships
@@ -180,6 +179,11 @@ impl Request {
         let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
         // Every deduction below takes the grid as this check leaves it: consistent.
         check_answers(known, &self.rules, fleet_known.then_some(&afloat))?;
+        // A fleet given (or bayes's) must fit the bay at all: no advice on a bay no
+        // layout of the ships afloat fits.
+        if fleet_known {
+            crate::posterior::fleet_fits(known.rows(), known.cols(), &self.rules.clone().with_fleet(afloat.clone()))?;
+        }
         let grid = Grid { known, wrecks };
         match self.mode {
             Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
@@ -354,7 +358,8 @@ fn check_answers(grid: &ScanRecord, rules: &Rules, afloat: Option<&Fleet>) -> Re
     known.try_reserve(rows, cols).map_err(|e| CliError::Scan(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
     known.reset(rows, cols);
     // Unknown fleet: the grid's own hits are all the ship cells there are to check.
-    let announced = Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells) };
+    let announced =
+        Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells), search: false };
     for i in 0..rows * cols {
         let answer = match grid.state_at(i) {
             CellState::Hit => Answer::Hit,
@@ -510,10 +515,7 @@ fn json_report(
         .field("method", method)
         .field("layouts", layouts.map(json::Count));
     let object = if overflow { object.field("layouts_overflow", true) } else { object };
-    object
-        .field(key, Array::of(rows))
-        .field("suggest", suggest.map(|p| (p.row, p.col)))
-        .line()
+    object.field(key, Array::of(rows)).field("suggest", suggest.map(|p| (p.row, p.col))).line()
 }
 
 /// prob's advice: the statement's matrix over the cells prob would have blocked and
@@ -660,7 +662,11 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     // 800 cells`).
     let described = fleet.describe();
     let described = if described.len() > FLEET_SHOWN {
-        format!("of {} and {}", crate::render::words::count(fleet.len(), "ship"), crate::render::words::count(fleet.ship_cells(), "cell"))
+        format!(
+            "of {} and {}",
+            crate::render::words::count(fleet.len(), "ship"),
+            crate::render::words::count(fleet.ship_cells(), "cell")
+        )
     } else {
         described
     };
