@@ -486,7 +486,7 @@ pub fn locate(
 
 /// Whether some layout of the rules' fleet agrees with the evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// A layout agrees with the evidence.
     Layout,
     /// The search was exhaustive: no layout agrees with the evidence.
@@ -503,7 +503,7 @@ pub enum Found {
 /// placements.
 /// Pre: none. Post: `Found::None` only when no layout exists; `GaveUp` for a bay over
 /// [`POSTERIOR_CELLS`] or when the budget ran out.
-pub fn exists(ev: &Evidence<'_>, budget: usize) -> Found {
+pub(crate) fn exists(ev: &Evidence<'_>, budget: usize) -> Found {
     let mut grid = Vec::new();
     let facts = ev.facts(&mut grid);
     if check(&facts).is_err() {

@@ -421,7 +421,7 @@ pub fn fixed(v: f64, decimals: usize) -> String {
 /// about 1.8e308): JSON has no infinity. Writers that can overflow say so in a field of
 /// their own.
 #[derive(Debug, Clone, Copy)]
-pub struct Count(pub f64);
+pub(crate) struct Count(pub f64);
 
 impl ToJson for Count {
     fn write_json(&self, out: &mut String) {
