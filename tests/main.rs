@@ -33,3 +33,4 @@ mod strategies;
 mod stronger;
 mod testset;
 mod trace;
+mod untrusted;

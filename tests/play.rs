@@ -273,10 +273,15 @@ fn impossible_sunk_answers_are_refused_naming_the_cell_and_why() {
         err.starts_with("error: play: contradiction: (") && err.contains(") sinks a ship after 1 hit, but"),
         "{err}"
     );
-    // A named ship of 2 cells sunk with no second hit in line beside it.
+    // Two hits not in line, neither announced sunk: under named sunk ships both must be
+    // the boat's, which the second completes. Refused at that second hit, before the
+    // `sunk 2` that follows (no line of 2 hits goes through it either).
     let boat = ["--rules", "classic", "--rows", "1", "--cols", "5", "--fleet", "2,1", "--strategy", "hunt"];
     let err = refused(&play(&boat, "hit\nmiss\nhit\nsunk 2\n"));
-    assert!(err.contains("contradiction") && err.contains("but no line of 2 hits goes through it"), "{err}");
+    assert!(
+        err.contains("contradiction") && err.contains("is answered a hit, but then no layout of the fleet agrees"),
+        "{err}"
+    );
     // Ships that never touch: a hit beside a sunk ship, a sunk line of no afloat size.
     let russian = ["--rules", "russian", "--rows", "1", "--cols", "9", "--fleet", "3,1", "--strategy", "linear"];
     let err = refused(&play(&russian, "hit\nsunk\n"));

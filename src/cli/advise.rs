@@ -21,6 +21,9 @@ use crate::scan::runs;
 use crate::scan::sonar::{Answer, Impossible};
 use crate::scan::state;
 use crate::scan::ScanError;
+
+/// The longest fleet description the bayes header shows (longer ones are summed up).
+const FLEET_SHOWN: usize = 80;
 use crate::strategy::likelihood::Likelihood;
 use std::fmt::Write as _;
 
@@ -72,8 +75,8 @@ OUTPUT
   Then `suggest: (r,c)` (or none), `certain water: CELLS` and `certain ship:
   CELLS` (unknown cells the grid settles; none when empty).
   --format json: {\"rows\", \"cols\", \"method\": \"exact\"|\"sampled\"|\"likelihood\",
-  \"layouts\", \"probability\": [[row of numbers 0..1, null for known cells]],
-  \"suggest\": [r, c] or null}, with \"score\" instead of \"probability\" for prob.
+  \"layouts\" (null and \"layouts_overflow\": true past 1.8e308), \"probability\":
+  [[0..1, null for known cells]], \"suggest\": [r, c] or null}; prob: \"score\".
 
 ERRORS (one `error: ` line, exit status 2): a ragged grid or another character,
   hits or sunk ships the rules forbid, an --afloat the fleet lacks, no layout.
@@ -174,6 +177,11 @@ impl Request {
         let fleet_known = self.fleet_given || self.mode == Mode::Bayes;
         // Every deduction below takes the grid as this check leaves it: consistent.
         check_answers(known, &self.rules, fleet_known.then_some(&afloat))?;
+        // A fleet given (or bayes's) must fit the bay at all: no advice on a bay no
+        // layout of the ships afloat fits.
+        if fleet_known {
+            crate::posterior::fleet_fits(known.rows(), known.cols(), &self.rules.clone().with_fleet(afloat.clone()))?;
+        }
         let grid = Grid { known, wrecks };
         match self.mode {
             Mode::Prob => prob_report(grid, self.fleet_given.then_some(&afloat), self.style),
@@ -349,7 +357,8 @@ fn check_answers(grid: &ScanRecord, rules: &Rules, afloat: Option<&Fleet>) -> Re
     known.try_reserve(rows, cols).map_err(|e| CliError::Scan(ScanError::OutOfMemory(Shortage::of(rows, cols, e))))?;
     known.reset(rows, cols);
     // Unknown fleet: the grid's own hits are all the ship cells there are to check.
-    let announced = Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells) };
+    let announced =
+        Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells), search: false };
     for i in 0..rows * cols {
         let answer = match grid.state_at(i) {
             CellState::Hit => Answer::Hit,
@@ -496,16 +505,16 @@ fn json_report(
         (0..grid.known.cols()).fold(Array::new(), |a, c| a.item(cell(Position::new(r, c)).as_deref().map(Raw)))
     };
     let rows = (0..grid.known.rows()).map(row);
-    // The count of layouts as Rust prints a float (no exponent, no fixed decimals).
-    let layouts = layouts.map(|l| format!("{l}"));
-    Object::new()
+    // The count of layouts as Rust prints a float (no exponent, no fixed decimals); null
+    // when it overflowed, with `layouts_overflow` true (absent otherwise).
+    let overflow = layouts.is_some_and(|l| !l.is_finite());
+    let object = Object::new()
         .field("rows", grid.known.rows())
         .field("cols", grid.known.cols())
         .field("method", method)
-        .field("layouts", layouts.as_deref().map(Raw))
-        .field(key, Array::of(rows))
-        .field("suggest", suggest.map(|p| (p.row, p.col)))
-        .line()
+        .field("layouts", layouts.map(json::Count));
+    let object = if overflow { object.field("layouts_overflow", true) } else { object };
+    object.field(key, Array::of(rows)).field("suggest", suggest.map(|p| (p.row, p.col))).line()
 }
 
 /// prob's advice: the statement's matrix over the cells prob would have blocked and
@@ -623,7 +632,7 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     );
     if as_json {
         let method = if post.method == Method::Exact { "exact" } else { "sampled" };
-        let value = |p: Position| format!("{:.6}", prob(p));
+        let value = |p: Position| json::fixed(prob(p), 6);
         return Ok(json_report(
             grid,
             method,
@@ -648,7 +657,19 @@ fn bayes_report(grid: Grid<'_>, rules: &Rules, prior: Prior, seed: u64, style: S
     };
     let mut out = String::new();
     let prior_name = if prior == Prior::Uniform { "uniform" } else { "generator" };
-    let _ = writeln!(out, "ship probability (percent; bayes, fleet {}, {prior_name} prior, {how}):", fleet.describe());
+    // A fleet too long to read on one line is summed up (800 one-cell ships: `800 ships,
+    // 800 cells`).
+    let described = fleet.describe();
+    let described = if described.len() > FLEET_SHOWN {
+        format!(
+            "of {} and {}",
+            crate::render::words::count(fleet.len(), "ship"),
+            crate::render::words::count(fleet.ship_cells(), "cell")
+        )
+    } else {
+        described
+    };
+    let _ = writeln!(out, "ship probability (percent; bayes, fleet {described}, {prior_name} prior, {how}):");
     write_matrix(&mut out, grid, &|p| percent(p).to_string(), style);
     let suggest = suggest.map(|(p, q)| (p, format!("ship probability {:.1}%", q * 100.0)));
     write_conclusions(&mut out, grid, suggest, &d, style);

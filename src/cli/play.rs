@@ -6,7 +6,6 @@ use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
 use super::shared::{self, ColorWhen, COLOR, COORDS, SEED, STRATEGY};
 use super::{CliError, Streams};
 use crate::game::board::Board;
-use crate::game::placement::Placer;
 use crate::game::rules::Sunk;
 use crate::scan::observer::ScanObserver;
 use crate::scan::record::{CellState, ScanRecord};
@@ -296,7 +295,8 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
         }
         Ships::Cells(n)
     } else {
-        Placer::with_rules(rows, cols, &game.rules).check(game.rules.fleet())?;
+        // Before the first probe: a fleet that cannot fit is not the answers' fault.
+        crate::posterior::fleet_fits(rows, cols, &game.rules)?;
         Ships::Fleet
     };
     let name = config.strategy.as_deref().unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules));

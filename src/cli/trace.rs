@@ -170,6 +170,8 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
              {TRACE_OUTPUT_BYTES} bytes (1 GiB): give --limit {fits} or less"
         )));
     }
+    // A board too large for the strategy is refused before the trace's first line.
+    strategy::check_size(name, rows, cols, board.rules())?;
     let mut sonar = Referee::new(&board);
     let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
     let mut capped = Capped { inner: &mut *io.stdout, written: 0 };

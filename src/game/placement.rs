@@ -56,6 +56,15 @@ pub enum PlacementError {
         /// True when ships may touch (the message then does not speak of touching).
         touch: bool,
     },
+    /// An exhaustive search proved that no layout of the fleet fits the board.
+    NoLayout {
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// True when ships may touch (the message then does not speak of touching).
+        touch: bool,
+    },
     /// The density asked for could not be reached.
     Density {
         /// Density asked for.
@@ -76,6 +85,12 @@ impl fmt::Display for PlacementError {
             PlacementError::Stuck { attempts, touch } => write!(
                 f,
                 "could not place the fleet{} in {attempts} attempts; it is too crowded for this board",
+                if *touch { "" } else { " without touching ships" }
+            ),
+            PlacementError::NoLayout { rows, cols, touch } => write!(
+                f,
+                "no layout of the fleet fits a {rows}x{cols} board{} (an exhaustive search found none); it is too \
+                 crowded for this board",
                 if *touch { "" } else { " without touching ships" }
             ),
             PlacementError::Density { wanted, reached } => write!(

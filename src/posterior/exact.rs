@@ -40,9 +40,33 @@ struct Enumeration<'a> {
     candidates: Vec<Vec<u32>>,
     blocked: Vec<u64>,
     fit: Fit,
+    /// Stop at the first layout found (the counts are then 1 or 0).
+    first: bool,
 }
 
-impl Enumeration<'_> {
+impl<'a> Enumeration<'a> {
+    /// An enumeration of `m`'s layouts from the start, counting them all.
+    fn new(t: &'a Table, m: &'a Model, prior: Prior, limit: usize, counts: &'a mut Counts, note: bool) -> Self {
+        Enumeration {
+            t,
+            m,
+            prior,
+            gen: GenPrior::new(t, counts),
+            rem: m.rem.clone(),
+            weights: vec![0.0; t.rows * t.cols],
+            placed: Vec::new(),
+            ships: Vec::new(),
+            stack: m.base.clone(),
+            nodes: 0,
+            limit,
+            used: note.then(Default::default),
+            candidates: Vec::new(),
+            blocked: Vec::new(),
+            fit: Fit::default(),
+            first: false,
+        }
+    }
+
     /// Copies depth `d`'s mask to depth `d + 1` and adds the halo of `pid`.
     fn push(&mut self, d: usize, pid: u32) {
         let w = self.t.words;
@@ -117,6 +141,9 @@ impl Enumeration<'_> {
             self.rem[g] += 1;
             let (c, w) = r?;
             total = (total.0 + c, total.1 + w);
+            if self.first && total.0 > 0.0 {
+                break;
+            }
         }
         Some(total)
     }
@@ -145,7 +172,12 @@ impl Enumeration<'_> {
             let r = self.place(d, pid, |e| e.free(d + 1, g, Some(pid)));
             self.rem[g] += 1;
             match (r, total) {
-                (Some((c, w)), Some((tc, tw))) => total = Some((tc + c, tw + w)),
+                (Some((c, w)), Some((tc, tw))) => {
+                    total = Some((tc + c, tw + w));
+                    if self.first && tc + c > 0.0 {
+                        break;
+                    }
+                }
                 _ => {
                     total = None;
                     break;
@@ -166,6 +198,16 @@ pub(super) fn enumerate(t: &Table, m: &Model, prior: Prior, limit: usize, counts
     enumerate_noting(t, m, prior, limit, counts, false)
 }
 
+/// Whether some layout agrees with the model, under the uniform prior: `Some(true)` at
+/// the first one found, `Some(false)` when the search was exhaustive, `None` when more
+/// than `limit` placements had to be tried first.
+pub(super) fn any(t: &Table, m: &Model, limit: usize, counts: &mut Counts) -> Option<bool> {
+    let mut e = Enumeration::new(t, m, Prior::Uniform, limit, counts, false);
+    e.first = true;
+    let (layouts, _) = e.constraints(0)?;
+    Some(layouts > 0.0)
+}
+
 /// As [`enumerate`]; with `note`, also every placement some layout uses.
 pub(super) fn enumerate_noting(
     t: &Table,
@@ -178,23 +220,7 @@ pub(super) fn enumerate_noting(
     if prior == Prior::Generator && m.ln_suffix_labels > MAX_LABELINGS.ln() {
         return None;
     }
-    let mut e = Enumeration {
-        t,
-        m,
-        prior,
-        gen: GenPrior::new(t, counts),
-        rem: m.rem.clone(),
-        weights: vec![0.0; t.rows * t.cols],
-        placed: Vec::new(),
-        ships: Vec::new(),
-        stack: m.base.clone(),
-        nodes: 0,
-        limit,
-        used: note.then(Default::default),
-        candidates: Vec::new(),
-        blocked: Vec::new(),
-        fit: Fit::default(),
-    };
+    let mut e = Enumeration::new(t, m, prior, limit, counts, note);
     let (layouts, weight) = e.constraints(0)?;
     let used = e.used.map_or(Vec::new(), |u| u.into_iter().collect());
     Some(Counted { layouts, weight, cells: e.weights, used })

@@ -513,6 +513,67 @@ pub fn locate(
     Ok(Some(out))
 }
 
+/// Whether some layout of the rules' fleet agrees with the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A layout agrees with the evidence.
+    Layout,
+    /// The search was exhaustive: no layout agrees with the evidence.
+    None,
+    /// The bound on the work was reached first (or the bay is larger than
+    /// [`POSTERIOR_CELLS`]): nothing is known.
+    GaveUp,
+}
+
+/// The one consistency check of a whole game: does some layout of `ev.rules`' fleet
+/// agree with every answer of `ev` (hits, water, and under rules that announce sunk
+/// ships, the order of the hits and the sunk answers)? A depth-first search of the
+/// exact enumeration that stops at the first layout, trying at most `budget`
+/// placements.
+/// Pre: none. Post: `Found::None` only when no layout exists; `GaveUp` for a bay over
+/// [`POSTERIOR_CELLS`] or when the budget ran out.
+pub(crate) fn exists(ev: &Evidence<'_>, budget: usize) -> Found {
+    let mut grid = Vec::new();
+    let facts = ev.facts(&mut grid);
+    if check(&facts).is_err() {
+        return Found::GaveUp;
+    }
+    let groups = groups::groups(facts.rules.fleet(), facts.rules);
+    let t = Table::new(facts.rows, facts.cols, &groups, facts.rules.reach());
+    let mut counts = prior::Counts::default();
+    let m = match Model::build(&t, &facts, &groups, Prior::Uniform, &mut counts) {
+        Ok(m) => m,
+        Err(PosteriorError::Contradiction(_)) => return Found::None,
+        Err(_) => return Found::GaveUp,
+    };
+    match exact::any(&t, &m, budget, &mut counts) {
+        Some(true) => Found::Layout,
+        Some(false) => Found::None,
+        None => Found::GaveUp,
+    }
+}
+
+/// Placements [`fleet_fits`] and the consistency check may try.
+pub const FIT_BUDGET: usize = 200_000;
+
+/// Checks that the rules' fleet fits an empty `rows` x `cols` bay: the placer's cheap
+/// checks, then [`exists`] on a bay with nothing known yet (at most [`FIT_BUDGET`]
+/// placements tried). What `play` and `advise` ask before their first probe or advice.
+/// Pre: none. Post: `Err(NoLayout)` only when no layout exists; `Ok` when one was found
+/// or the search gave up (the bay may still hold the fleet).
+pub fn fleet_fits(rows: usize, cols: usize, rules: &Rules) -> Result<(), crate::game::placement::PlacementError> {
+    crate::game::placement::Placer::with_rules(rows, cols, rules).check(rules.fleet())?;
+    if rows.saturating_mul(cols) > POSTERIOR_CELLS {
+        return Ok(());
+    }
+    let mut known = ScanRecord::default();
+    known.reset(rows, cols);
+    match exists(&Evidence { known: &known, wrecks: None, rules }, FIT_BUDGET) {
+        Found::None => Err(crate::game::placement::PlacementError::NoLayout { rows, cols, touch: rules.touch() }),
+        Found::Layout | Found::GaveUp => Ok(()),
+    }
+}
+
 /// [`exact_posterior_under`] for the straight ships `fleet` under Problem G's rules.
 /// Pre: none. Post: as `exact_posterior_under`.
 pub fn exact_posterior(

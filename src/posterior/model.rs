@@ -143,6 +143,17 @@ impl Model {
                 }
                 let start = run.start.index(cols);
                 let run_cells: Vec<usize> = run.cells().map(|c| c.index(cols)).collect();
+                // Under rules that announce sunk ships, a whole ship was announced when
+                // its last cell was hit: a closed run with no sunk answer is impossible.
+                let announced =
+                    ev.log.is_none_or(|log| log.sunk.iter().any(|e| run_cells.contains(&(e.cell as usize))));
+                if ev.rules.sunk() != crate::game::rules::Sunk::None && !announced {
+                    return Err(PosteriorError::Contradiction(format!(
+                        "the ship of {} at {} is whole but was never announced sunk",
+                        crate::render::words::count(run.len, "cell"),
+                        run.start
+                    )));
+                }
                 let pid = of_size.first().and_then(|&g| {
                     t.slots_of(g)
                         .filter_map(|slot| t.find(slot, start))

@@ -402,10 +402,35 @@ fn push_string(out: &mut String, text: &str) {
 /// A finite number with 4 decimals, or `null`.
 /// Pre: none. Post: valid JSON.
 pub fn number(v: f64) -> String {
+    fixed(v, 4)
+}
+
+/// A finite number with `decimals` decimals, or `null` for infinities and NaN (JSON has
+/// no way to write them: `inf` or `NaN` would make the whole document unreadable).
+/// Pre: none. Post: valid JSON.
+pub fn fixed(v: f64, decimals: usize) -> String {
     if v.is_finite() {
-        format!("{v:.4}")
+        format!("{v:.decimals$}")
     } else {
         "null".into()
+    }
+}
+
+/// A count held as a float (the number of layouts of a fleet), written as Rust prints
+/// it (all its digits, no exponent) when finite, and `null` when it overflowed (over
+/// about 1.8e308): JSON has no infinity. Writers that can overflow say so in a field of
+/// their own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Count(pub f64);
+
+impl ToJson for Count {
+    fn write_json(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        if self.0.is_finite() {
+            let _ = write!(out, "{}", self.0); // a String takes every write
+        } else {
+            out.push_str("null");
+        }
     }
 }
 
@@ -799,6 +824,16 @@ mod tests {
         assert_eq!(string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
         assert_eq!(number(1.0 / 3.0), "0.3333");
         assert_eq!(number(f64::NAN), "null");
+        assert_eq!(fixed(f64::INFINITY, 6), "null");
+        assert_eq!(fixed(0.5, 6), "0.500000");
+        assert_eq!(Count(f64::INFINITY).to_json(), "null");
+        assert_eq!(Count(f64::NAN).to_json(), "null");
+        assert_eq!(Count(1e20).to_json(), "100000000000000000000");
+        assert_eq!(Count(12.0).to_json(), "12");
+        for v in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            let text = Object::new().field("n", Count(v)).field("x", v).finish();
+            assert!(parse(&text).is_ok(), "{text}");
+        }
         let r = rules(&crate::game::rules::Rules::preset("classic").unwrap());
         assert!(r.starts_with("{\"preset\": \"classic\", \"touch\": true, \"sunk\": \"named\""), "{r}");
         assert!(r.contains("{\"name\": \"carrier\", \"size\": 5}"), "{r}");

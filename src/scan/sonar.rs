@@ -133,6 +133,12 @@ impl fmt::Display for ProbeError {
 /// Why an answer cannot be true.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Impossible {
+    /// The answer passes every local check, but no layout of the fleet agrees with all
+    /// the answers once it is given (an exhaustive search found none).
+    NoLayout {
+        /// The answer refused.
+        answer: Answer,
+    },
     /// A hit, but every ship cell was already found.
     AllFound {
         /// The ship cells announced.
@@ -221,6 +227,14 @@ impl fmt::Display for Contradiction {
                     f,
                     "{pos} is a hit that makes {run} hits in a line, but the longest ship afloat has {longest} cells"
                 )
+            }
+            Impossible::NoLayout { answer } => {
+                let said = match answer {
+                    Answer::Hit => "a hit",
+                    Answer::Miss => "water",
+                    Answer::Sunk(_) => "a sunk ship",
+                };
+                write!(f, "{pos} is answered {said}, but then no layout of the fleet agrees with all the answers")
             }
             Impossible::SunkNotAnnounced => {
                 write!(f, "{pos} is answered sunk, but these rules never announce a sunk ship")

@@ -290,6 +290,17 @@ pub fn too_large(name: &str, rows: usize, cols: usize, rules: &Rules) -> ScanErr
     ))
 }
 
+/// Checks, before anything is written, that strategy `name` can play a `rows` x `cols`
+/// board (at most its [`Entry::max_cells`]): what the strategy itself would refuse at
+/// its first scan, asked early so that a command can fail with nothing on stdout.
+/// Pre: none. Post: `Err` is [`too_large`]'s error; `Ok` for an unknown name.
+pub fn check_size(name: &str, rows: usize, cols: usize, rules: &Rules) -> Result<(), ScanError> {
+    match STRATEGIES.iter().find(|e| e.name == name) {
+        Some(e) if rows.saturating_mul(cols) > e.max_cells => Err(too_large(name, rows, cols, rules)),
+        _ => Ok(()),
+    }
+}
+
 /// The strategies that can play `rules`, in the order of [`STRATEGIES`].
 /// Pre: none. Post: never empty (linear, random, hunt, density and bayes play any rules).
 pub fn supporting(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {

@@ -194,6 +194,7 @@ impl<'a> Interactive<'a> {
             rules: &self.rules,
             fleet: self.fleet_known.then_some(self.rules.fleet()),
             ship_cells: self.ship_cells,
+            search: true,
         }
     }
 
@@ -389,8 +390,9 @@ mod tests {
         assert!(notes.contains("no ship called `ship`"), "{notes}");
         let (r, _, _) = run_with(Rules::problem_g(), "sunk\n", false, Ships::Cells(3), &[(0, 0)]);
         assert!(r[0].starts_with("err answer `sunk`"), "{r:?}");
-        // Ships that may touch: hits side by side and diagonal are fine.
-        let touching = Rules::preset("classic").unwrap().with_fleet(Fleet::of_sizes(&[2, 2]));
+        // Ships that may touch: hits side by side and diagonal are fine (ships of 3, so
+        // that none of the three hits completes a ship, which named sunk rules announce).
+        let touching = Rules::preset("classic").unwrap().with_fleet(Fleet::of_sizes(&[3, 3]));
         let (r, _, _) = run_with(touching, "1\n1\n1\n", false, Ships::Fleet, &[(0, 0), (1, 1), (1, 0)]);
         assert_eq!(r, vec!["true", "true", "true"]);
     }
