@@ -11,6 +11,9 @@
 //!
 //! - exception: `tools` uses `cli`: the web server (`tools::serve`) still turns a
 //!   request into `advise`'s and `referee`'s flags (to go: typed requests).
+//! - exception: `scan` uses `posterior`: the consistency check of every answer asks
+//!   `posterior::exists` for a layout (to go: that check above both, or the search's
+//!   model below scan).
 //!
 //! | folder        | what lives there |
 //! |---------------|------------------|
