@@ -6,34 +6,16 @@ use crate::common;
 
 use std::process::Output;
 
-/// The one error line of a run that must fail with status 2 and print nothing.
-fn error_of(out: &Output, what: &str) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
-    assert!(out.stdout.is_empty(), "{what}: stdout {:?}", String::from_utf8_lossy(&out.stdout));
-    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{what}: {err:?}");
-    assert_eq!(err.matches('\n').count(), 1, "{what}: not one line: {err:?}");
-    err
-}
-
-/// A fresh scratch folder for this test process.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn fleet_file_names_are_letters_digits_dashes_underscores_and_spaces() {
-    let dir = scratch("names");
+    let dir = common::scratch("hostile-names");
     let bad = dir.join("bad.fleet");
     std::fs::write(&bad, "Y wing\nXX\n\na,b\nX\n").unwrap();
     let bad = bad.to_string_lossy().into_owned();
     // referee used to send `names Y wing,a,b`, which play then rejected.
     for command in ["referee", "play", "simulate", "generate"] {
         let out = common::run(&[command, "--fleet-file", &bad, "--rows", "6", "--cols", "6"], b"");
-        let err = error_of(&out, command);
+        let err = common::error_of(&out, command);
         assert!(err.contains("line 4") && err.contains("`a,b`") && err.contains("letters, digits"), "{command}: {err}");
     }
     let good = dir.join("good.fleet");
@@ -45,7 +27,7 @@ fn fleet_file_names_are_letters_digits_dashes_underscores_and_spaces() {
 
 #[test]
 fn control_characters_never_reach_an_error_line_raw() {
-    let dir = scratch("control");
+    let dir = common::scratch("hostile-control");
     let fleet = dir.join("ctl.fleet");
     std::fs::write(&fleet, "bell\u{7}\nXX\n").unwrap();
     let fleet = fleet.to_string_lossy().into_owned();
@@ -61,7 +43,7 @@ fn control_characters_never_reach_an_error_line_raw() {
     for args in cases {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = common::run(&refs, b"");
-        let err = error_of(&out, &format!("{args:?}"));
+        let err = common::error_of(&out, &format!("{args:?}"));
         let body = err.strip_suffix('\n').unwrap();
         assert!(!body.chars().any(char::is_control), "{args:?}: raw control character in {err:?}");
     }
@@ -72,10 +54,10 @@ fn control_characters_never_reach_an_error_line_raw() {
 fn generate_speaks_of_touching_only_when_ships_may_not_touch() {
     let fleet = "4,4,4,4,4,4,4,4,4,4,4,4";
     let out = common::run(&["generate", "--rows", "7", "--cols", "7", "--fleet", fleet, "--touch", "yes"], b"");
-    let err = error_of(&out, "touch yes");
+    let err = common::error_of(&out, "touch yes");
     assert!(err.contains("could not place the fleet in") && !err.contains("touching"), "{err}");
     let out = common::run(&["generate", "--rows", "8", "--cols", "8", "--fleet", "4,4,4,4,4,4,4,4"], b"");
-    let err = error_of(&out, "touch no");
+    let err = common::error_of(&out, "touch no");
     assert!(err.contains("without touching ships"), "{err}");
 }
 
@@ -88,7 +70,7 @@ fn a_time_limit_out_of_range_is_quoted_as_typed() {
         } else {
             &["--out", "/nonexistent/x", "--format", "domjudge"]
         });
-        let err = error_of(&common::run(&args, b""), command);
+        let err = common::error_of(&common::run(&args, b""), command);
         assert!(err.contains("got `1e308`"), "{command}: {err}");
     }
 }
@@ -159,7 +141,7 @@ fn every_reader_is_bounded() {
             assert!(out.stdout.starts_with(b"bay 10 10\n"));
             out.stdout.clear();
         }
-        let err = error_of(&out, &format!("{args:?}"));
+        let err = common::error_of(&out, &format!("{args:?}"));
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
@@ -167,7 +149,7 @@ fn every_reader_is_bounded() {
 #[test]
 fn a_trace_that_would_pass_the_output_cap_is_refused_before_it_starts() {
     use std::process::{Command, Stdio};
-    let dir = scratch("trace-cap");
+    let dir = common::scratch("hostile-trace-cap");
     let input = dir.join("thin.in");
     std::fs::write(&input, "linear\n4 444444 1\n3 444443 1 E\n").unwrap();
     let input = input.to_string_lossy().into_owned();
@@ -191,7 +173,7 @@ fn a_trace_that_would_pass_the_output_cap_is_refused_before_it_starts() {
         child.wait_with_output().unwrap()
     };
     let out = run("100000");
-    let err = error_of(&out, "--limit 100000");
+    let err = common::error_of(&out, "--limit 100000");
     assert!(
         err.contains("100000 scans of a 4x444444 board would write about 177801377980 bytes")
             && err.contains("output cap of 1073741824 bytes")

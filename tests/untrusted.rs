@@ -4,29 +4,9 @@
 
 use crate::common;
 
-use std::process::Output;
-
-/// The one error line of a run that must fail with status 2 and print nothing.
-fn error_of(out: &Output, what: &str) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
-    assert!(out.stdout.is_empty(), "{what}: stdout {:?}", String::from_utf8_lossy(&out.stdout));
-    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{what}: {err:?}");
-    assert_eq!(err.matches('\n').count(), 1, "{what}: not one line: {err:?}");
-    err
-}
-
-/// A fresh scratch folder for this test process.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("untrusted-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn a_layout_count_past_the_largest_float_is_still_json() {
-    let dir = scratch("json");
+    let dir = common::scratch("untrusted-json");
     let grid = dir.join("row.txt");
     std::fs::write(&grid, format!("{}\n", ".".repeat(2500))).unwrap();
     let fleet = vec!["1"; 800].join(",");
@@ -62,18 +42,18 @@ fn a_layout_count_past_the_largest_float_is_still_json() {
 
 #[test]
 fn trace_refuses_a_board_too_large_for_its_strategy_before_any_output() {
-    let dir = scratch("trace");
+    let dir = common::scratch("untrusted-trace");
     let small = dir.join("129.txt");
     let out = common::run(&["generate", "--rows", "1", "--cols", "129", "--seed", "1"], b"");
     std::fs::write(&small, &out.stdout).unwrap();
     let small = small.to_string_lossy().into_owned();
     for format in ["text", "json"] {
         let out = common::run(&["trace", "--strategy", "lookahead", "--format", format, &small], b"");
-        let err = error_of(&out, &format!("trace lookahead {format}"));
+        let err = common::error_of(&out, &format!("trace lookahead {format}"));
         assert!(err.contains("at most 128 cells"), "{err}");
     }
     let out = common::run(&["--strategy", "lookahead", &small], b"");
-    error_of(&out, "judge lookahead");
+    common::error_of(&out, "judge lookahead");
     // Density plays at most 4,194,304 cells: a 1x4,194,305 board is refused before the
     // trace's first line (and by the judge, as before).
     let big = dir.join("big.txt");
@@ -83,30 +63,30 @@ fn trace_refuses_a_board_too_large_for_its_strategy_before_any_output() {
     let big = big.to_string_lossy().into_owned();
     for format in ["text", "json"] {
         let out = common::run(&["trace", "--strategy", "density", "--limit", "2", "--format", format, &big], b"");
-        let err = error_of(&out, &format!("trace density {format}"));
+        let err = common::error_of(&out, &format!("trace density {format}"));
         assert!(err.contains("at most 4194304 cells"), "{err}");
     }
     let out = common::run(&["--strategy", "density", &big], b"");
-    error_of(&out, "judge density");
+    common::error_of(&out, "judge density");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_fleet_that_cannot_fit_is_refused_before_the_first_probe() {
     let out = common::run(&["play", "--rows", "2", "--cols", "2", "--fleet", "1,1"], b"hit\nmiss\nmiss\nmiss\n");
-    let err = error_of(&out, "play 2x2 1,1");
+    let err = common::error_of(&out, "play 2x2 1,1");
     assert!(err.contains("no layout of the fleet fits a 2x2 board without touching ships"), "{err}");
     assert!(err.contains("it is too crowded for this board"), "{err}");
     // referee and generate say it is too crowded too.
     for command in ["referee", "generate"] {
         let out = common::run(&[command, "--rows", "2", "--cols", "2", "--fleet", "1,1"], b"");
-        let err = error_of(&out, command);
+        let err = common::error_of(&out, command);
         assert!(err.contains("it is too crowded for this board"), "{command}: {err}");
     }
     // advise refuses a grid a fleet given (or bayes's) cannot fit, whatever the strategy.
     for args in [&["advise", "--fleet", "1,1"][..], &["advise", "--strategy", "prob", "--fleet", "1,1"]] {
         let out = common::run(args, b"..\n..\n");
-        let err = error_of(&out, &format!("{args:?}"));
+        let err = common::error_of(&out, &format!("{args:?}"));
         assert!(err.contains("2x2 board"), "{args:?}: {err}");
     }
 }
@@ -298,7 +278,7 @@ while True:
 
 #[test]
 fn a_services_token_reaches_neither_the_terminal_nor_the_request_raw() {
-    let dir = scratch("token");
+    let dir = common::scratch("untrusted-token");
     let log = dir.join("requests.log");
     let (mut server, port) = token_service(r"\x1b[2J\x1b]0;owned\x07tok", &log);
     let url = format!("http://127.0.0.1:{port}/exec");
@@ -309,7 +289,7 @@ fn a_services_token_reaches_neither_the_terminal_nor_the_request_raw() {
     // A token in --url with an encoded CR LF would have added a header: refused.
     let url = format!("http://127.0.0.1:{port}/exec?token=abc%0d%0aX-Injected:%201");
     let out = common::run(&["play", "--url", &url, "--rules", "problem-g", "--fleet", "1"], b"");
-    let err = error_of(&out, "injected token");
+    let err = common::error_of(&out, "injected token");
     assert!(err.contains("--url: the token") && !err.contains('\r'), "{err}");
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(!requests.contains("X-Injected"), "{requests}");

@@ -288,3 +288,21 @@ impl spot_the_ships::scan::sonar::Sonar for NoFleet<'_> {
         spot_the_ships::scan::sonar::Sonar::probe(&mut self.0, pos)
     }
 }
+
+/// The one error line of a run that must fail with status 2 and print nothing.
+pub fn error_of(out: &Output, what: &str) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+    assert!(out.stdout.is_empty(), "{what}: stdout {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{what}: {err:?}");
+    assert_eq!(err.matches('\n').count(), 1, "{what}: not one line: {err:?}");
+    err
+}
+
+/// A fresh scratch folder `NAME-PID` in the temporary folder.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
