@@ -220,7 +220,7 @@ fn new_game(state: &State, req: &Request) -> Response {
         if board.rows().saturating_mul(board.cols()) > SERVE_CELLS {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
-        let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+        let token = new_token(state)?;
         let answer = Object::new()
             .field("token", &token)
             .field("rows", board.rows())
@@ -454,7 +454,7 @@ fn new_match(state: &State, req: &Request) -> Response {
         let theirs = placed(state, &rules, how)?;
         let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
         let job = Job::spawn(move || computer_game(&name, seed, &mine)).map_err(|e| Response::error(503, &e))?;
-        let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+        let token = new_token(state)?;
         let answer = Object::new()
             .field("token", &token)
             .field("rows", theirs.rows())
@@ -744,7 +744,7 @@ fn exec(state: &State, req: &Request) -> Response {
                 .map_err(|e| Response::error(500, &e.to_string()))?;
             let board =
                 Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))?;
-            let token = state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))?;
+            let token = new_token(state)?;
             state.store.insert(token.clone(), Game::new(board));
             return Ok(Response::text(200, token));
         }
@@ -795,4 +795,9 @@ fn exec(state: &State, req: &Request) -> Response {
         }
     };
     run().unwrap_or_else(|e| e)
+}
+/// A fresh game token, or the 500 that says why none could be read.
+/// Pre: none. Post: `Ok` holds 32 lower-case hex digits.
+fn new_token(state: &State) -> Result<String, Response> {
+    state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))
 }
