@@ -16,18 +16,15 @@ fn main() -> ExitCode {
     let mut err = stderr;
     let mut streams =
         Streams { stdin: &mut stdin.lock(), stdout: &mut out, stderr: &mut err, stdin_tty, stdout_tty, stderr_tty };
-    let result = cli::run(&args, &mut streams)
-        .and_then(|()| out.flush().map_err(|e| cli::CliError::Io(cli::stream_error("writing standard output", e))));
+    let result = cli::run(&args, &mut streams).and_then(|status| {
+        out.flush().map(|()| status).map_err(|e| cli::CliError::Io(cli::stream_error("writing standard output", e)))
+    });
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        // check: 1 when a case was not accepted.
+        Ok(status) => ExitCode::from(status.code()),
         // The reader went away (`| head`): stop quietly, as command-line tools do.
         // Checked through every wrapping (`CliError::In` names the command).
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
-        // The command wrote its output and chose its status (check: 1 when not all AC).
-        Err(cli::CliError::Exit(code)) => {
-            let _ = out.flush();
-            ExitCode::from(code)
-        }
         Err(e) => {
             let _ = writeln!(io::stderr(), "{}", cli::error_line(&e));
             ExitCode::from(2)

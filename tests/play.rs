@@ -233,7 +233,7 @@ fn help_describes_the_protocol() {
 }
 
 /// Runs the command in-process with `stdin_tty` set, as for a person at a terminal.
-fn play_at_terminal(args: &[&str], answers: &str) -> (Result<(), CliError>, String, String) {
+fn play_at_terminal(args: &[&str], answers: &str) -> (Result<cli::Status, CliError>, String, String) {
     let mut all = vec!["play".to_string()];
     all.extend(args.iter().map(|a| a.to_string()));
     let mut input = answers.as_bytes();

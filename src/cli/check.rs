@@ -2,7 +2,7 @@
 
 use super::args::{Command, Flag, Operands, Parsed};
 use super::shared::{self, Format, FORMAT, SEED};
-use super::{CliError, Streams};
+use super::{CliError, Status, Streams};
 use crate::strategy;
 use crate::tools::grading::cases::{self, Case};
 use crate::tools::grading::check::{self, Checked, Progress, Settings};
@@ -263,9 +263,9 @@ fn select(config: &CheckConfig) -> Result<Vec<Case>, CliError> {
 }
 
 /// Runs `check`.
-/// Pre: none. Post: the report on stdout; `Err(Exit(1))` when some case was not
+/// Pre: none. Post: the report on stdout; `Ok(Rejected)` when some case was not
 /// accepted; `Err` (exit 2) for bad flags or a program that cannot be started.
-pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<Status, CliError> {
     let config = CheckConfig::read(p)?;
     let (settings, json) = (&config.settings, config.json);
     let cases = select(&config)?;
@@ -284,7 +284,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
                 report::compile_error_text(&built, settings)
             };
             io.stdout.write_all(text.as_bytes())?;
-            return Err(CliError::Exit(1));
+            return Ok(Status::Rejected);
         }
         if !json {
             writeln!(io.stdout, "build: {command}: done in {} s", report::seconds(built.run.elapsed))?;
@@ -299,10 +299,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     }
     let text = if json { report::json(&checked, settings) } else { report::text(&checked, settings) };
     io.stdout.write_all(text.as_bytes())?;
-    if checked.verdict() != Verdict::Accepted {
-        return Err(CliError::Exit(1));
-    }
-    Ok(())
+    Ok(if checked.verdict() == Verdict::Accepted { Status::Success } else { Status::Rejected })
 }
 
 /// Runs the check while the progress line shows the cases done (at a terminal).

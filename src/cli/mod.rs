@@ -48,9 +48,26 @@ pub enum CliError {
     Io(io::Error),
     /// An error of the named command (its name is written once, before the error).
     In(&'static str, Box<CliError>),
-    /// Not an error: the command has written its output and asks for this exit status
-    /// (`check` exits with 1 when a case was not accepted). Nothing goes to stderr.
-    Exit(u8),
+}
+
+/// How a command that ran to its end came out: its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Done (exit status 0).
+    Success,
+    /// Done, and the answer is no: `check` found a case its program failed (exit 1).
+    Rejected,
+}
+
+impl Status {
+    /// The process exit status: 0 or 1 (2 is an error's).
+    /// Pre: none. Post: no change.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::Rejected => 1,
+        }
+    }
 }
 
 impl CliError {
@@ -71,7 +88,7 @@ impl CliError {
     /// Pre: none. Post: displays as `command: error`.
     pub fn of(self, command: &'static str) -> CliError {
         match self {
-            CliError::In(..) | CliError::Exit(_) => self,
+            CliError::In(..) => self,
             e if command.is_empty() => e,
             e => CliError::In(command, Box::new(e)),
         }
@@ -87,7 +104,6 @@ impl fmt::Display for CliError {
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::In(command, e) => write!(f, "{command}: {e}"),
-            CliError::Exit(_) => Ok(()),
         }
     }
 }
@@ -291,24 +307,30 @@ pub(crate) fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) ->
     }
 }
 
+/// A command's run: its arguments read, its streams; its status or its error.
+type Run = fn(&args::Parsed, &mut Streams<'_>) -> Result<Status, CliError>;
+
 /// A command and the function that runs it once its arguments are read.
 struct Entry {
     spec: &'static args::Command,
-    run: fn(&args::Parsed, &mut Streams<'_>) -> Result<(), CliError>,
+    run: Run,
 }
 
 /// Every command but the judge, in the order the help lists them.
 const COMMANDS: [Entry; 9] = [
-    Entry { spec: &generate::COMMAND, run: generate::run },
-    Entry { spec: &simulate::COMMAND, run: simulate::run },
-    Entry { spec: &trace::COMMAND, run: trace::run },
-    Entry { spec: &advise::COMMAND, run: advise::run },
-    Entry { spec: &play::COMMAND, run: play::run },
-    Entry { spec: &referee::COMMAND, run: referee::run },
-    Entry { spec: &serve::COMMAND, run: serve::run },
+    Entry { spec: &generate::COMMAND, run: |p, io| generate::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &simulate::COMMAND, run: |p, io| simulate::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &trace::COMMAND, run: |p, io| trace::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &advise::COMMAND, run: |p, io| advise::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &play::COMMAND, run: |p, io| play::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &referee::COMMAND, run: |p, io| referee::run(p, io).map(|()| Status::Success) },
+    Entry { spec: &serve::COMMAND, run: |p, io| serve::run(p, io).map(|()| Status::Success) },
     Entry { spec: &check::COMMAND, run: check::run },
-    Entry { spec: &testset::COMMAND, run: testset::run },
+    Entry { spec: &testset::COMMAND, run: |p, io| testset::run(p, io).map(|()| Status::Success) },
 ];
+
+/// The judge's run.
+const JUDGE: Run = |p, io| judge::run(p, io).map(|()| Status::Success);
 
 /// The names of the commands.
 fn command_names() -> Vec<&'static str> {
@@ -343,7 +365,7 @@ fn help_names() -> Vec<&'static str> {
 /// Runs the command named by `args` (without the program name).
 /// Pre: none. Post: on `Ok`, the command's whole output was written to `io.stdout`; on
 /// `Err`, nothing the judge computed was written, and the error names the command.
-pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> {
     let mut stdin = NamedReader { inner: Box::new(&mut *io.stdin), what: "reading standard input".into() };
     let mut stdout = NamedWriter { inner: &mut *io.stdout, what: "writing standard output" };
     let mut stderr = NamedWriter { inner: &mut *io.stderr, what: "writing standard error" };
@@ -359,7 +381,7 @@ pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
 }
 
 /// [`run`] with streams whose errors name them.
-fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
+fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
@@ -370,12 +392,15 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
                 )));
             }
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;
-            Ok(())
+            Ok(Status::Success)
         }
-        Some("help") => help(rest, io),
-        Some("simulate") if rest.first().is_some_and(|a| a == "merge") => {
-            dispatch(&simulate::MERGE_COMMAND, simulate::run_merge, rest.get(1..).unwrap_or_default(), io)
-        }
+        Some("help") => help(rest, io).map(|()| Status::Success),
+        Some("simulate") if rest.first().is_some_and(|a| a == "merge") => dispatch(
+            &simulate::MERGE_COMMAND,
+            |p, io| simulate::run_merge(p, io).map(|()| Status::Success),
+            rest.get(1..).unwrap_or_default(),
+            io,
+        ),
         Some(name) => match COMMANDS.iter().find(|c| c.spec.name == name) {
             Some(entry) => dispatch(entry.spec, entry.run, rest, io),
             None => {
@@ -392,12 +417,12 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
                 }
                 if name == "--help" || name == "-h" {
                     io.stdout.write_all(top_help().as_bytes())?;
-                    return Ok(());
+                    return Ok(Status::Success);
                 }
-                dispatch(&judge::COMMAND, judge::run, args, io)
+                dispatch(&judge::COMMAND, JUDGE, args, io)
             }
         },
-        None => dispatch(&judge::COMMAND, judge::run, args, io),
+        None => dispatch(&judge::COMMAND, JUDGE, args, io),
     }
 }
 
@@ -436,17 +461,12 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
 }
 
 /// Parses `args` for `spec` and runs it (or prints its help).
-fn dispatch(
-    spec: &'static args::Command,
-    run: fn(&args::Parsed, &mut Streams<'_>) -> Result<(), CliError>,
-    args: &[String],
-    io: &mut Streams<'_>,
-) -> Result<(), CliError> {
+fn dispatch(spec: &'static args::Command, run: Run, args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> {
     let result = spec.parse(args).and_then(|parsed| {
         if parsed.wants_help() {
             let text = if spec.name.is_empty() { top_help() } else { spec.help() };
             io.stdout.write_all(text.as_bytes())?;
-            return Ok(());
+            return Ok(Status::Success);
         }
         run(&parsed, io)
     });
