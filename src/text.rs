@@ -60,6 +60,14 @@ pub(crate) fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str>
     best.map(|(_, c)| c)
 }
 
+/// The one did-you-mean hint: "did you mean `NEAREST`? " (a space after it, as it
+/// stands before the list of valid names) when a candidate is close to `word`
+/// ([`nearest`]), else nothing.
+/// Pre: none. Post: empty or one sentence ending in "? ".
+pub(crate) fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    nearest(word, candidates).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default()
+}
+
 /// Edit distance between two words (bytes): insertions, deletions, substitutions and
 /// swaps of two neighbouring letters each count 1 (optimal string alignment).
 fn edit_distance(a: &str, b: &str) -> usize {

@@ -224,10 +224,7 @@ impl Command {
     /// The message for an unknown flag: the nearest flag, and every flag.
     fn unknown_flag(&self, name: &str) -> String {
         let names: Vec<&str> = self.flags().map(|f| f.name).collect();
-        let hint = match crate::render::words::nearest(name, &names) {
-            Some(n) => format!("did you mean `{n}`? "),
-            None => String::new(),
-        };
+        let hint = crate::render::words::did_you_mean(name, &names);
         format!("unknown argument `{name}`; {hint}valid flags: {}", names.join(", "))
     }
 
@@ -345,10 +342,13 @@ impl Parsed {
             Some(v) => match choices.iter().find(|c| **c == v) {
                 Some(c) => Ok(Some(c)),
                 None => {
-                    let hint = crate::render::words::nearest(v, choices)
-                        .map(|n| format!(" (did you mean `{n}`?)"))
-                        .unwrap_or_default();
-                    Err(CliError::Usage(format!("{}{hint}", expected(name, &one_of(choices), v))))
+                    let message = expected(name, &one_of(choices), v);
+                    let hint = crate::render::words::did_you_mean(v, choices);
+                    Err(if hint.is_empty() {
+                        message
+                    } else {
+                        CliError::Usage(format!("{message}; {}", hint.trim_end()))
+                    })
                 }
             },
         }

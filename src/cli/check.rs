@@ -97,9 +97,7 @@ fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
         if !strategy::NAMES.contains(&name) {
             return Err(CliError::Usage(format!(
                 "--strategies: unknown strategy `{name}`; {}valid names: {}",
-                crate::render::words::nearest(name, &strategy::NAMES)
-                    .map(|n| format!("did you mean `{n}`? "))
-                    .unwrap_or_default(),
+                crate::render::words::did_you_mean(name, &strategy::NAMES),
                 strategy::NAMES.join(", ")
             )));
         }

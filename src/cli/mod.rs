@@ -408,9 +408,10 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> 
                 // mistyped command and no such file exists.
                 let is_file = std::path::Path::new(name).exists() || name == "-";
                 if !name.starts_with('-') && !is_file {
-                    if let Some(n) = crate::render::words::nearest(name, &command_names()) {
+                    let hint = crate::render::words::did_you_mean(name, &command_names());
+                    if !hint.is_empty() {
                         return Err(CliError::Usage(format!(
-                            "unknown command `{name}`; did you mean `{n}`? commands: {} (or a judge input file)",
+                            "unknown command `{name}`; {hint}commands: {} (or a judge input file)",
                             command_names().join(", ")
                         )));
                     }
@@ -443,9 +444,7 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
                     text
                 }
                 None => {
-                    let hint = crate::render::words::nearest(name, &help_names())
-                        .map(|n| format!("did you mean `{n}`? "))
-                        .unwrap_or_default();
+                    let hint = crate::render::words::did_you_mean(name, &help_names());
                     return Err(CliError::Usage(format!(
                         "help: unknown command or topic `{name}`; {hint}commands: {}; topics: {}",
                         command_names().join(", "),

@@ -160,7 +160,7 @@ mod tests {
         );
         assert_eq!(
             e(letters(&parse(&["--coords", "leters"])).map(drop)),
-            "--coords: expected numbers or letters, got `leters` (did you mean `letters`?)"
+            "--coords: expected numbers or letters, got `leters`; did you mean `letters`?"
         );
         assert!(e(ColorWhen::read(&parse(&["--color", "yes"])).map(drop)).starts_with("--color: expected auto"));
     }

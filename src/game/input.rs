@@ -181,13 +181,8 @@ impl fmt::Display for InputError {
         match self {
             InputError::Empty => write!(f, "empty input: expected a strategy name on the first line"),
             InputError::UnknownStrategy { found, line, valid } => {
-                let hint = crate::text::nearest(found, valid).map(|n| format!("did you mean `{n}`? "));
-                write!(
-                    f,
-                    "unknown strategy `{found}` (line {line}); {}valid names: {}",
-                    hint.unwrap_or_default(),
-                    valid.join(", ")
-                )
+                let hint = crate::text::did_you_mean(found, valid);
+                write!(f, "unknown strategy `{found}` (line {line}); {hint}valid names: {}", valid.join(", "))
             }
             InputError::Missing { field, ships: None } => write!(f, "{field} is missing: the input ended"),
             InputError::Missing { field, ships: Some((declared, read)) } => write!(

@@ -216,13 +216,8 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::UnknownPreset(name) => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-                let hint = crate::text::nearest(name, &names).map(|n| format!("did you mean `{n}`? "));
-                write!(
-                    f,
-                    "--rules: no rules called `{name}`; {}presets: {}",
-                    hint.unwrap_or_default(),
-                    names.join(", ")
-                )
+                let hint = crate::text::did_you_mean(name, &names);
+                write!(f, "--rules: no rules called `{name}`; {hint}presets: {}", names.join(", "))
             }
             RulesError::Fleet(why) => write!(f, "--fleet: {why}"),
             RulesError::FleetFile { path, error } => write!(f, "--fleet-file: {path}: {error}"),

@@ -250,8 +250,8 @@ impl std::fmt::Display for StrategyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StrategyError::Unknown(name) => {
-                let hint = crate::render::words::nearest(name, &NAMES).map(|n| format!("did you mean `{n}`? "));
-                write!(f, "unknown strategy `{name}`; {}valid names: {}", hint.unwrap_or_default(), NAMES.join(", "))
+                let hint = crate::render::words::did_you_mean(name, &NAMES);
+                write!(f, "unknown strategy `{name}`; {hint}valid names: {}", NAMES.join(", "))
             }
             StrategyError::Unsupported { name, why } => write!(f, "strategy {name} cannot play these rules: {why}"),
         }
