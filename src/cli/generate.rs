@@ -9,7 +9,6 @@ use crate::game::placement::Placer;
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
 use crate::strategy;
-use std::fmt::Write as _;
 
 const FLAGS: &[Flag] = &[
     ROWS.with_help("board rows (default: the rules' bay; at most 100,000,000\ncells in all)"),
@@ -102,16 +101,7 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
             ships
         }
     };
-    let mut out = String::with_capacity(32 + ships.len() * 16);
-    let _ = writeln!(out, "{name}\n{rows} {cols} {}", ships.len());
-    for (k, ship) in ships.iter().enumerate() {
-        let sep = if k + 1 == ships.len() || (k + 1) % 8 == 0 { "\n" } else { " " };
-        let _ = write!(out, "{}{sep}", input::ship_text(ship, &rules));
-    }
-    if ships.is_empty() {
-        out.push('\n');
-    }
-    io.stdout.write_all(out.as_bytes())?;
+    io.stdout.write_all(input::text(&name, rows, cols, &ships, &rules, 8).as_bytes())?;
     Ok(())
 }
 

@@ -433,6 +433,25 @@ pub fn read_under(reader: &mut dyn BufRead, valid: &[&'static str], rules: &Rule
     Ok(JudgeInput { strategy, board: board.finish()? })
 }
 
+/// The one writer of a judge input: the strategy, then `rows cols n`, then the ships
+/// as [`ship_text`] writes them, `per_line` to a line (`usize::MAX`: all on the third
+/// line, as the statement's samples are), and an empty third line when there are none.
+/// Pre: `per_line >= 1`; the ships are valid under `rules`. Post: ends with a line
+/// break; [`parse_under`] reads it back as the same board.
+pub fn text(strategy: &str, rows: usize, cols: usize, ships: &[Ship], rules: &Rules, per_line: usize) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(32 + ships.len() * 16);
+    let _ = writeln!(out, "{strategy}\n{rows} {cols} {}", ships.len());
+    for (k, ship) in ships.iter().enumerate() {
+        let last = k + 1 == ships.len() || (k + 1) % per_line.max(1) == 0;
+        let _ = write!(out, "{}{}", ship_text(ship, rules), if last { "\n" } else { " " });
+    }
+    if ships.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
 /// A ship as a judge input writes it under `rules`: `row col size E|S`, or for a drawn
 /// fleet `row col K T` (see the module notes).
 /// Pre: a drawn ship is a turn of a kind of the rules' fleet. Post: `parse_under` reads
@@ -492,11 +511,15 @@ mod tests {
     #[test]
     fn drawn_fleets_use_numbers_and_turns() {
         let rules = Rules::preset("starwars").unwrap();
-        let text = "bayes\n9 9 4\n0 0 1 N 0 1 2 N 4 0 3 N 0 4 4 N\n";
-        let input = parse_under(text.as_bytes(), &["bayes"], &rules).unwrap();
+        let written = "bayes\n9 9 4\n0 0 1 N 0 1 2 N 4 0 3 N 0 4 4 N\n";
+        let input = parse_under(written.as_bytes(), &["bayes"], &rules).unwrap();
         assert_eq!(input.board.ship_cells(), 21);
         let again: Vec<String> = input.board.ships().map(|s| ship_text(&s, &rules)).collect();
         assert_eq!(again, vec!["0 0 1 N", "0 1 2 N", "4 0 3 N", "0 4 4 N"]);
+        let ships: Vec<Ship> = input.board.ships().collect();
+        assert_eq!(text(&input.strategy, 9, 9, &ships, &rules, usize::MAX), written);
+        assert_eq!(text("bayes", 9, 9, &ships, &rules, 3), "bayes\n9 9 4\n0 0 1 N 0 1 2 N 4 0 3 N\n0 4 4 N\n");
+        assert_eq!(text("prob", 2, 3, &[], &rules, 8), "prob\n2 3 0\n\n");
         let e = |t: &str, r: &Rules| parse_under(t.as_bytes(), &["bayes"], r).unwrap_err();
         assert!(matches!(e("bayes 9 9 1 0 0 5 N", &rules), InputError::BadKind { ship: 1, kind: 5, kinds: 4, .. }));
         assert!(matches!(e("bayes 9 9 1 0 0 1 E", &rules), InputError::BadTurn { fixed: true, .. }));

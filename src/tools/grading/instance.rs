@@ -6,6 +6,7 @@
 use crate::game::board::{Board, BoardError};
 use crate::game::input;
 use crate::game::position::{Orientation, Position};
+use crate::game::rules::Rules;
 use crate::game::ship::Ship;
 use crate::scan::referee::Referee;
 use crate::strategy::{self, DEFAULT_SEED};
@@ -54,8 +55,7 @@ impl Instance {
     /// `rows cols n`, then every ship on the third line (an empty line when n = 0).
     /// Pre: none. Post: ends with a line break; [`Instance::parse`] reads it back.
     pub(crate) fn text(&self) -> String {
-        let ships: Vec<String> = self.ships.iter().map(Ship::to_string).collect();
-        format!("{}\n{} {} {}\n{}\n", self.strategy, self.rows, self.cols, self.ships.len(), ships.join(" "))
+        input::text(&self.strategy, self.rows, self.cols, &self.ships, &Rules::problem_g(), usize::MAX)
     }
 
     /// The board, checked against every rule.
