@@ -293,7 +293,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<Status, CliError> {
     crate::tools::reaper::sweep();
     let checked = checked?;
     if let Some(dir) = config.keep.as_deref() {
-        report::keep(Path::new(dir), &checked).map_err(|e| CliError::Invalid(format!("--keep: {e}")))?;
+        report::keep(Path::new(dir), &checked).map_err(|e| CliError::Flag("--keep", Box::new(CliError::Grading(e))))?;
     }
     let text = if json { report::json(&checked, settings) } else { report::text(&checked, settings) };
     io.stdout.write_all(text.as_bytes())?;

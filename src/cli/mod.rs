@@ -27,6 +27,7 @@ mod trace;
 use crate::game::input::InputError;
 use crate::game::placement::PlacementError;
 use crate::scan::ScanError;
+use crate::tools::grading::error::GradingError;
 use std::fmt;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Read, Write};
@@ -46,6 +47,10 @@ pub enum CliError {
     Invalid(String),
     /// Reading or writing failed.
     Io(io::Error),
+    /// The grading kit's file and case work failed.
+    Grading(GradingError),
+    /// The value of the named flag led to the error (the flag is written before it).
+    Flag(&'static str, Box<CliError>),
     /// An error of the named command (its name is written once, before the error).
     In(&'static str, Box<CliError>),
 }
@@ -77,7 +82,7 @@ impl CliError {
     pub fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
-            CliError::In(_, e) => e.is_broken_pipe(),
+            CliError::Flag(_, e) | CliError::In(_, e) => e.is_broken_pipe(),
             CliError::Scan(ScanError::Probe(crate::scan::sonar::ProbeError::ReaderGone(_))) => true,
             _ => false,
         }
@@ -103,12 +108,25 @@ impl fmt::Display for CliError {
             CliError::Placement(e) => write!(f, "{e}"),
             CliError::Scan(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
-            CliError::In(command, e) => write!(f, "{command}: {e}"),
+            CliError::Grading(e) => write!(f, "{e}"),
+            CliError::Flag(name, e) | CliError::In(name, e) => write!(f, "{name}: {e}"),
         }
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CliError::Usage(_) | CliError::Invalid(_) => None,
+            CliError::Input(e) => Some(e),
+            CliError::Placement(e) => Some(e),
+            CliError::Scan(e) => Some(e),
+            CliError::Io(e) => Some(e),
+            CliError::Grading(e) => Some(e),
+            CliError::Flag(_, e) | CliError::In(_, e) => Some(e.as_ref()),
+        }
+    }
+}
 
 /// The line `main` prints for `e`: `error: ` and the message, its control characters
 /// escaped ([`crate::render::words::escaped`]), so that user text quoted in it (an argument, a

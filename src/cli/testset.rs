@@ -89,7 +89,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     // A write past `ulimit -f` fails with EFBIG, reported, instead of killing us.
     crate::sys::ignore_file_size_signal().map_err(|e| CliError::Invalid(format!("cannot ignore SIGXFSZ: {e}")))?;
     let cases = testset::cases_for(layout, cases.cases()?);
-    let files = testset::write(Path::new(&dir), layout, &cases, time_limit, force).map_err(CliError::Invalid)?;
+    let files = testset::write(Path::new(&dir), layout, &cases, time_limit, force).map_err(CliError::Grading)?;
     let count = |o: Origin| cases.iter().filter(|c| c.origin == o).count();
     writeln!(
         io.stdout,

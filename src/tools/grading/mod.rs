@@ -11,6 +11,7 @@
 
 pub(crate) mod cases;
 pub(crate) mod check;
+pub(crate) mod error;
 pub(crate) mod instance;
 pub(crate) mod package;
 pub(crate) mod report;

@@ -6,6 +6,7 @@
 
 use super::cases::{Case, Origin};
 use super::check::{Build, Checked, Outcome, Settings, Shrunk};
+use super::error::{FileAction, GradingError};
 use super::runner::Ending;
 use super::verdict::{self, Verdict};
 use crate::render::json::{Array, Object};
@@ -421,12 +422,12 @@ fn file_name(name: &str) -> String {
 /// full, as `NAME.err`, and each shrunk form as `NAME-shrunk.in`, `.out`, `.got` and
 /// `.err`. Returns the number of files written.
 /// Pre: none. Post: `Err` names the file that could not be written.
-pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+pub(crate) fn keep(dir: &Path, checked: &Checked) -> Result<usize, GradingError> {
+    std::fs::create_dir_all(dir).map_err(GradingError::file(FileAction::Create, dir))?;
     let mut written = 0;
-    let mut put = |name: &str, ext: &str, bytes: &[u8]| -> Result<(), String> {
+    let mut put = |name: &str, ext: &str, bytes: &[u8]| -> Result<(), GradingError> {
         let path = dir.join(format!("{}.{ext}", file_name(name)));
-        super::testset::replace_file(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        super::testset::replace_file(&path, bytes).map_err(GradingError::file(FileAction::Write, &path))?;
         written += 1;
         Ok(())
     };

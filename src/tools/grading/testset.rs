@@ -22,6 +22,7 @@
 //! format allows.
 
 use super::cases::{Case, Origin};
+use super::error::{FileAction::*, GradingError};
 use super::package::{self, Version};
 use super::zip;
 use crate::sys;
@@ -93,7 +94,7 @@ fn test_data_tcl(show: bool) -> String {
 /// Pre: none. Post: paths are relative, `/`-separated and distinct; `Err` when a
 /// package's case is played by a rule the problem does not know, or the Mooshak
 /// archive passes the ZIP format's limits.
-pub(crate) fn files(layout: Layout, cases: &[Case], time_limit: f64) -> Result<Vec<File>, String> {
+pub(crate) fn files(layout: Layout, cases: &[Case], time_limit: f64) -> Result<Vec<File>, GradingError> {
     let mut out: Vec<File> = Vec::new();
     match layout {
         Layout::Mooshak => {
@@ -134,11 +135,7 @@ pub(crate) fn files(layout: Layout, cases: &[Case], time_limit: f64) -> Result<V
         Layout::Kattis | Layout::Domjudge | Layout::Kattis2023 => {
             let unknown = package::unknown_rules(cases);
             if !unknown.is_empty() {
-                return Err(format!(
-                    "the problem package knows the rules {} only, not {}: choose them with --strategies",
-                    package::RULES.join(", "),
-                    unknown.join(", ")
-                ));
+                return Err(GradingError::RulesUnknown { known: package::RULES.to_vec(), unknown });
             }
             let version = if layout == Layout::Kattis2023 { Version::Draft2023 } else { Version::Legacy };
             out = package::files(version, cases, time_limit, layout == Layout::Domjudge);
@@ -192,23 +189,16 @@ fn top(path: &str) -> &str {
 /// Refuses when `dir/rel` holds something no manifest path lists (`manifest` is the
 /// manifest's path): names the folder when nothing in it is listed, else the first
 /// file that is not.
-fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>, manifest: &Path) -> Result<(), String> {
+fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>, manifest: &Path) -> Result<(), GradingError> {
     let path = dir.join(rel);
-    let refuse = || {
-        Err(format!(
-            "`{}` is not in the test set's manifest (`{}`): testset replaces only the files it wrote; \
-             move it away or choose another --out",
-            path.display(),
-            manifest.display()
-        ))
-    };
-    let meta = std::fs::symlink_metadata(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let refuse = || Err(GradingError::NotListed { path: path.clone(), manifest: manifest.to_path_buf() });
+    let meta = std::fs::symlink_metadata(&path).map_err(GradingError::file(Read, &path))?;
     if !meta.is_dir() {
         return if listed.contains(rel) { Ok(()) } else { refuse() };
     }
     let inside = format!("{rel}/");
     let mut entries: Vec<String> = std::fs::read_dir(&path)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?
+        .map_err(GradingError::file(Read, &path))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
@@ -223,12 +213,12 @@ fn check_listed(dir: &Path, rel: &str, listed: &BTreeSet<String>, manifest: &Pat
 }
 
 /// The folder holding `dir` and `dir`'s own name (`.` is named by its real path).
-fn parent_and_name(dir: &Path) -> Result<(PathBuf, String), String> {
+fn parent_and_name(dir: &Path) -> Result<(PathBuf, String), GradingError> {
     let real;
     let dir = match dir.file_name() {
         Some(_) => dir,
         None => {
-            real = std::fs::canonicalize(dir).map_err(|e| format!("cannot find `{}`: {e}", dir.display()))?;
+            real = std::fs::canonicalize(dir).map_err(GradingError::file(Find, dir))?;
             real.as_path()
         }
     };
@@ -291,21 +281,26 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// folder; one left by a killed run is removed by the next run.
 /// Pre: none. Post: on `Ok(n)`, the `n` files of the set (and the manifest) are in
 /// place; on `Err` (what failed), the old set is as it was.
-pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64, force: bool) -> Result<usize, String> {
-    let shown = dir.display();
+pub(crate) fn write(
+    dir: &Path,
+    layout: Layout,
+    cases: &[Case],
+    time_limit: f64,
+    force: bool,
+) -> Result<usize, GradingError> {
     let all = files(layout, cases, time_limit)?;
     let (parent, name) = parent_and_name(dir)?;
-    std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+    std::fs::create_dir_all(&parent).map_err(GradingError::file(Create, &parent))?;
     remove_stale(&parent, &name);
     let target = manifest_path(&parent, &name);
     let exists = dir.exists();
     let mut old = BTreeSet::new();
     let old_text = std::fs::read(&target).ok();
     if exists {
-        let mut entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+        let mut entries = std::fs::read_dir(dir).map_err(GradingError::file(Read, dir))?;
         if entries.next().is_some() {
             if !force {
-                return Err(format!("`{shown}` is not empty; use --force to replace its test set"));
+                return Err(GradingError::NotEmpty(dir.to_path_buf()));
             }
             if let Some(text) = &old_text {
                 old = listed(&String::from_utf8_lossy(text));
@@ -323,17 +318,17 @@ pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64,
         }
     }
     let tmp = parent.join(format!(".{name}{TEMP_TAG}{}", std::process::id()));
-    std::fs::create_dir(&tmp).map_err(|e| format!("cannot create the temporary folder `{}`: {e}", tmp.display()))?;
+    std::fs::create_dir(&tmp).map_err(GradingError::file(CreateTemporary, &tmp))?;
     let built = build(&tmp, &all);
     let placed = built.and_then(|()| {
         if exists {
             swap(dir, &tmp, &all, &old, &target, old_text.as_deref())
         } else {
             let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
-            replace_file(&target, &listing).map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
+            replace_file(&target, &listing).map_err(GradingError::file(Write, &target))?;
             std::fs::rename(&tmp, dir).map_err(|e| {
                 restore_manifest(&target, old_text.as_deref());
-                format!("cannot move the test set to `{shown}`: {e}")
+                GradingError::file(MoveSet, dir)(e)
             })
         }
     });
@@ -343,13 +338,13 @@ pub(crate) fn write(dir: &Path, layout: Layout, cases: &[Case], time_limit: f64,
 }
 
 /// Writes `all` into the new folder `tmp`.
-fn build(tmp: &Path, all: &[File]) -> Result<(), String> {
+fn build(tmp: &Path, all: &[File]) -> Result<(), GradingError> {
     for (name, bytes) in all {
         let path = tmp.join(name);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(GradingError::file(Create, parent))?;
         }
-        create_new(&path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        create_new(&path, bytes).map_err(GradingError::file(Write, &path))?;
     }
     Ok(())
 }
@@ -381,33 +376,32 @@ fn swap(
     old: &BTreeSet<String>,
     target: &Path,
     old_text: Option<&[u8]>,
-) -> Result<(), String> {
+) -> Result<(), GradingError> {
     let union: BTreeSet<&str> = all.iter().map(|(p, _)| p.as_str()).chain(old.iter().map(String::as_str)).collect();
-    replace_file(target, &manifest(union.into_iter()))
-        .map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
+    replace_file(target, &manifest(union.into_iter())).map_err(GradingError::file(Write, target))?;
     let new_tops: BTreeSet<&str> = all.iter().map(|(p, _)| top(p)).collect();
     let old_tops: BTreeSet<&str> = old.iter().map(|p| top(p)).filter(|t| !new_tops.contains(t)).collect();
     let mut done: Vec<Step> = Vec::new();
-    let mut moves = || -> Result<(), String> {
+    let mut moves = || -> Result<(), GradingError> {
         for t in &new_tops {
             let (from, to) = (tmp.join(t), dir.join(t));
             if to.symlink_metadata().is_ok() {
-                sys::exchange(&from, &to).map_err(|e| format!("cannot replace `{}`: {e}", to.display()))?;
+                sys::exchange(&from, &to).map_err(GradingError::file(Replace, &to))?;
                 done.push(Step::Exchanged(t.to_string()));
             } else {
-                std::fs::rename(&from, &to).map_err(|e| format!("cannot move `{}` into place: {e}", to.display()))?;
+                std::fs::rename(&from, &to).map_err(GradingError::file(MoveIn, &to))?;
                 done.push(Step::Moved(from, to));
             }
         }
         for t in &old_tops {
             let (from, to) = (dir.join(t), tmp.join(t));
             if from.symlink_metadata().is_ok() {
-                std::fs::rename(&from, &to).map_err(|e| format!("cannot remove `{}`: {e}", from.display()))?;
+                std::fs::rename(&from, &to).map_err(GradingError::file(Remove, &from))?;
                 done.push(Step::Moved(from, to));
             }
         }
         let listing = manifest(all.iter().map(|(p, _)| p.as_str()));
-        replace_file(target, &listing).map_err(|e| format!("cannot write `{}`: {e}", target.display()))
+        replace_file(target, &listing).map_err(GradingError::file(Write, target))
     };
     let result = moves();
     if result.is_err() {
@@ -475,7 +469,7 @@ mod tests {
             })
             .collect::<Vec<_>>();
         let e = files(Layout::Kattis, &other, 2.0).unwrap_err();
-        assert!(e.contains("knows the rules linear, smart, prob only, not bayes"), "{e}");
+        assert!(e.to_string().contains("knows the rules linear, smart, prob only, not bayes"), "{e}");
         assert!(files(Layout::Mooshak, &other, 2.0).is_ok());
     }
 
@@ -493,14 +487,14 @@ mod tests {
         let listed = listed(&std::fs::read_to_string(&manifest).unwrap());
         assert_eq!(listed.len(), n);
         assert!(listed.contains("problem.yaml") && listed.contains("data/sample/001-sample-00-linear.in"));
-        assert!(write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap_err().contains("--force"));
+        assert!(write(&dir, Layout::Kattis, &cases, 2.0, false).unwrap_err().to_string().contains("--force"));
         std::fs::write(dir.join("notes.txt"), "mine").unwrap();
         write(&dir, Layout::Domjudge, &cases, 2.0, true).unwrap();
         assert!(dir.join("notes.txt").is_file() && dir.join("domjudge-problem.ini").is_file());
         // A file no manifest lists is named, and nothing changes.
         std::fs::write(dir.join("data/secret/999-stale.in"), "old").unwrap();
         let e = write(&dir, Layout::Kattis, &cases, 2.0, true).unwrap_err();
-        assert!(e.contains("data/secret/999-stale.in` is not in the test set's manifest"), "{e}");
+        assert!(e.to_string().contains("data/secret/999-stale.in` is not in the test set's manifest"), "{e}");
         assert!(dir.join("domjudge-problem.ini").is_file());
         std::fs::remove_file(dir.join("data/secret/999-stale.in")).unwrap();
         // Back to Kattis: the DOMjudge file goes (it is in the manifest), notes stay.

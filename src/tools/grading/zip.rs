@@ -1,6 +1,8 @@
 //! A small ZIP archive writer: stored entries (no compression), fixed timestamps, so
 //! the same files always give the same bytes. Enough for the archives judges import.
 
+use super::error::GradingError;
+
 /// Bytes of the CRC-32 (IEEE) table, built at compile time.
 const CRC_TABLE: [u32; 256] = crc_table();
 
@@ -38,8 +40,8 @@ const DOS_DATE: u16 = (1 << 5) | 1;
 /// in the order given.
 /// Pre: none. Post: `Err` when the archive would pass the plain ZIP format's limits
 /// (65,535 entries, 4 GiB).
-pub(crate) fn archive(entries: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
-    let too_big = || "the archive is too large for the ZIP format".to_string();
+pub(crate) fn archive(entries: &[(String, Vec<u8>)]) -> Result<Vec<u8>, GradingError> {
+    let too_big = || GradingError::ArchiveTooLarge;
     let count = u16::try_from(entries.len()).map_err(|_| too_big())?;
     let mut out = Vec::new();
     let mut central = Vec::new();
