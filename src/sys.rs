@@ -98,6 +98,8 @@ const SIGXFSZ: c_int = 25;
 const SIG_IGN: usize = 1;
 
 const PR_SET_CHILD_SUBREAPER: c_int = 36;
+/// `prctl` option: the signal sent when the parent (the thread that started us) ends.
+const PR_SET_PDEATHSIG: c_int = 1;
 #[cfg(test)]
 const PR_GET_CHILD_SUBREAPER: c_int = 37;
 const WNOHANG: c_int = 1;
@@ -162,6 +164,25 @@ pub(crate) fn set_child_subreaper(on: bool) -> io::Result<()> {
     // SAFETY: this prctl option reads its second argument as an integer (passed as an
     // unsigned long, as the variadic C prototype expects) and touches no memory of ours.
     if unsafe { prctl(PR_SET_CHILD_SUBREAPER, c_ulong::from(on)) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Asks for `sig` when this process's parent ends (`prctl(PR_SET_PDEATHSIG, sig)`),
+/// however it ends, SIGKILL included: the kernel sends it when the thread that started
+/// this process exits (a parent's main thread exits with the parent). Kept across
+/// `execve`, not passed on to children.
+/// Pre: `sig` is a signal number (1 to 64). Post: `Err` when the kernel refused. The
+/// parent may have ended before the call: compare `std::os::unix::process::parent_id`
+/// with the parent expected afterwards.
+pub(crate) fn set_parent_death_signal(sig: i32) -> io::Result<()> {
+    let sig = c_ulong::try_from(sig).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: this prctl option reads its second argument as a signal number (passed
+    // as an unsigned long, as the variadic C prototype expects) and touches no memory
+    // of ours.
+    if unsafe { prctl(PR_SET_PDEATHSIG, sig) } == 0 {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
@@ -501,6 +522,32 @@ mod tests {
         assert!(is_child_subreaper().unwrap());
         set_child_subreaper(before).unwrap();
         assert_eq!(is_child_subreaper().unwrap(), before);
+    }
+
+    #[test]
+    fn a_child_asking_for_the_parent_death_signal_gets_it_when_its_parent_thread_ends() {
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
+        let _serial = crate::sys::PROCESS_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        // The thread that starts `sleep` is its parent for the kernel: when it ends,
+        // `sleep` gets SIGKILL, long before its 30 s.
+        let started = std::time::Instant::now();
+        let child = std::thread::spawn(|| {
+            let mut command = std::process::Command::new("sleep");
+            command.arg("30");
+            // SAFETY: the hook runs in the child between fork and exec, and only calls
+            // prctl(2) (async-signal-safe) through `set_parent_death_signal`.
+            unsafe {
+                command.pre_exec(|| set_parent_death_signal(SIGKILL));
+            }
+            command.spawn().unwrap()
+        })
+        .join()
+        .unwrap();
+        let mut child = child;
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(SIGKILL), "{status}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        assert!(set_parent_death_signal(0).is_ok() && set_parent_death_signal(-1).is_err());
     }
 
     #[test]

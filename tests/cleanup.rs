@@ -252,3 +252,111 @@ fn the_time_limit_is_cpu_time() {
     assert_eq!(survivors(&t), 0);
     assert!(took >= Duration::from_millis(1500) && took < Duration::from_secs(5), "{took:?}");
 }
+
+/// The processes (not zombies) whose command line holds `token` anywhere, after up to
+/// 3 s for them to go; the survivors are killed.
+fn holders(token: &str) -> usize {
+    let find = || -> Vec<u32> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+            let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else { continue };
+            if pid != std::process::id() && cmdline.windows(token.len()).any(|w| w == token.as_bytes()) {
+                out.push(pid);
+            }
+        }
+        out
+    };
+    let until = Instant::now() + Duration::from_secs(3);
+    while !find().is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = find();
+    for pid in &left {
+        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+    }
+    left.len()
+}
+
+#[test]
+fn a_referees_child_that_ignores_sigterm_does_not_outlive_play() {
+    let t = token(10);
+    let dir = common::scratch("cleanup-referee");
+    // The referee starts a child that ignores SIGTERM (its stdio elsewhere), then
+    // becomes the real referee, which exits after `done`.
+    let script = dir.join("referee.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import os, signal\n\
+             if os.fork() == 0:\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    \
+             fd = os.open('/dev/null', os.O_RDWR)\n    [os.dup2(fd, k) for k in (0, 1, 2)]\n    \
+             os.execvp('sleep', ['sleep', '{t}'])\n\
+             os.execv('{bin}', ['{bin}', 'referee', '--rows', '3', '--cols', '3', '--fleet', '2', '--seed', '5'])\n",
+            bin = bin()
+        ),
+    )
+    .unwrap();
+    let referee = format!("python3 {}", script.display());
+    let out = common::run(&["play", "--referee", &referee], b"");
+    let left = survivors(&t);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let first = String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string);
+    assert!(first.is_some_and(|l| l.parse::<usize>().is_ok()), "the number of probes first: {}", text(&out));
+    assert_eq!(left, 0, "the referee's `sleep {t}` outlived `play`");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigkill_to_check_still_kills_the_daemons_of_its_runs() {
+    // The run daemonizes a child (fork, setsid, fork, SIGTERM ignored, stdio on
+    // /dev/null), then sleeps itself: two `sleep TOKEN`, one in a session of its own.
+    let t = token(11);
+    let script = format!(
+        "import os, signal, sys\n\
+         if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        \
+         signal.signal(signal.SIGTERM, signal.SIG_IGN)\n        \
+         fd = os.open('/dev/null', os.O_RDWR)\n        [os.dup2(fd, k) for k in (0, 1, 2)]\n        \
+         os.execvp('sleep', ['sleep', '{t}'])\n    os._exit(0)\n\
+         os.wait()\n\
+         os.execvp('sleep', ['sleep', '{t}'])\n"
+    );
+    let mut child = start(&[
+        "check",
+        "--only",
+        "sample-00-linear",
+        "--time-limit",
+        "60",
+        "--shrink-budget",
+        "0",
+        "--",
+        "python3",
+        "-c",
+        &script,
+    ]);
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(&t).len() < 2 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(alive(&t).len(), 2, "the run and its daemon");
+    let sent = Command::new("kill").args(["-KILL", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let _ = child.wait();
+    let start = Instant::now();
+    let left = survivors(&t);
+    assert_eq!(left, 0, "{left} `sleep {t}` outlived a SIGKILLed `check`");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    // Nothing holding the token is left either (the worker that cleaned up has gone).
+    assert_eq!(holders(&t), 0, "a process of `check` outlived it");
+}
+
+#[test]
+fn check_gives_its_output_and_status_unchanged_through_its_worker() {
+    // Accepted: 0; wrong answer: 1, the report on stdout and nothing on stderr.
+    let out = check_linear(&[], &["sh", "-c", &format!("cat >/dev/null; cat {}", sample("00-linear.out"))]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: AC") && out.stderr.is_empty(), "{}", text(&out));
+    let out = check_linear(&[], &["sh", "-c", "cat >/dev/null; echo 0"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: WA") && out.stderr.is_empty(), "{}", text(&out));
+}

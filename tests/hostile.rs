@@ -498,3 +498,197 @@ fn the_server_gives_the_status_its_documents_promise() {
     let (status, text) = post("/api/advise", &body);
     assert_eq!(status, 413, "{}", &text[..text.len().min(300)]);
 }
+
+#[test]
+fn a_case_file_that_is_not_a_regular_file_is_refused_by_name() {
+    let dir = common::scratch("hostile-cases");
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    // A link to a regular file is a case like any other.
+    std::os::unix::fs::symlink(sample.join("00-linear.in"), dir.join("a.in")).unwrap();
+    std::fs::copy(sample.join("00-linear.out"), dir.join("a.out")).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let args =
+        ["check", "--cases", &d, "--no-builtin", "--shrink-budget", "0", "--", env!("CARGO_BIN_EXE_spot-the-ships")];
+    let out = common::run(&args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // A link to /dev/zero, then a FIFO (never opened: it would wait for a writer).
+    std::os::unix::fs::symlink("/dev/zero", dir.join("b.in")).unwrap();
+    std::fs::write(dir.join("b.out"), "x").unwrap();
+    let start = std::time::Instant::now();
+    let err = common::error_of(&common::run(&args, b""), "a link to /dev/zero");
+    assert!(err.contains("b.in` is a device (through a link), not a regular file"), "{err}");
+    std::fs::remove_file(dir.join("b.in")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.join("b.in")).status().unwrap();
+    assert!(made.success());
+    let err = common::error_of(&common::run(&args, b""), "a FIFO");
+    assert!(err.contains("b.in` is a FIFO, not a regular file"), "{err}");
+    // And as the expected output.
+    std::fs::remove_file(dir.join("b.in")).unwrap();
+    std::fs::copy(sample.join("00-linear.in"), dir.join("b.in")).unwrap();
+    std::fs::remove_file(dir.join("b.out")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.join("b.out")).status().unwrap();
+    assert!(made.success());
+    let err = common::error_of(&common::run(&args, b""), "a FIFO output");
+    assert!(err.contains("b.out` is a FIFO, not a regular file"), "{err}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn advise_refuses_a_fleet_that_cannot_fit_wherever_a_fleet_is_played() {
+    // Problem G's fleet (5,4,3,3,2,2,1,1) on a 3x3 bay: play refuses it before its
+    // first probe; advise does too, in the same words, wherever a fleet is played
+    // (bayes, a fleet given, a preset's fleet). Prob without a fleet scores the
+    // statement's likelihood, which takes no fleet (tests/advise.rs advises on 3x3).
+    let grid = b"...\n...\n...\n";
+    let play = common::error_of(&common::run(&["play", "--rows", "3", "--cols", "3"], b""), "play 3x3");
+    let bayes = common::error_of(&common::run(&["advise", "--strategy", "bayes"], grid), "advise bayes 3x3");
+    assert_eq!(bayes.replace("advise", "play"), play, "the same check, the same words");
+    for args in [&["advise", "--fleet", "5,4"][..], &["advise", "--rules", "classic", "--format", "json"]] {
+        let err = common::error_of(&common::run(args, grid), &format!("{args:?}"));
+        assert!(err.contains("3x3"), "{args:?}: {err}");
+    }
+    // A fleet that fits gets advice.
+    let out = common::run(&["advise", "--fleet", "2"], grid);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A service on 127.0.0.1 written here: each connection's request is read, then
+/// `answer` is called with the stream (it may dribble, stay silent, or flood). Returns
+/// the port; the listener thread lives as long as the test binary.
+fn bad_service(answer: fn(&mut std::net::TcpStream)) -> u16 {
+    use std::io::BufRead;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                    line.clear();
+                }
+                answer(&mut stream);
+            });
+        }
+    });
+    port
+}
+
+/// `play --url` of the service at `port` with `args`, timed: its one error line and
+/// the time it took.
+fn play_url(port: u16, args: &[&str]) -> (String, std::time::Duration) {
+    let url = format!("http://127.0.0.1:{port}/exec?token=0123456789abcdef0123456789abcdef");
+    let mut all = vec!["play", "--url", &url, "--rules", "problem-g", "--fleet", "1"];
+    all.extend_from_slice(args);
+    let start = std::time::Instant::now();
+    let out = common::run(&all, b"");
+    let took = start.elapsed();
+    (common::error_of(&out, &format!("{args:?}")), took)
+}
+
+/// Writes `bytes` one at a time, `pause` apart, until the reader goes.
+fn dribble(stream: &mut std::net::TcpStream, bytes: &[u8], pause: std::time::Duration) {
+    use std::io::Write;
+    for b in bytes.iter().cycle() {
+        if stream.write_all(&[*b]).is_err() {
+            return;
+        }
+        std::thread::sleep(pause);
+    }
+}
+
+#[test]
+fn a_service_that_dribbles_its_answer_is_cut_off_at_the_whole_response_deadline() {
+    use std::time::Duration;
+    // A byte of the status line every 200 ms (each read gets one: no read waits long).
+    let port = bad_service(|s| dribble(s, b"HTTP/1.1 200 OK\r\n", Duration::from_millis(200)));
+    let (err, took) = play_url(port, &["--timeout", "1"]);
+    assert_eq!(err, format!("error: play: the service at 127.0.0.1:{port} did not answer within 1 s\n"));
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    // Header lines forever, a byte every 5 ms (fewer than 100 lines by the deadline).
+    let port = bad_service(|s| {
+        use std::io::Write;
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\n");
+        dribble(s, b"X-Slow: 1\r\n", Duration::from_millis(5));
+    });
+    let (err, took) = play_url(port, &["--timeout", "1.5"]);
+    assert_eq!(err, format!("error: play: the service at 127.0.0.1:{port} did not answer within 1.5 s\n"));
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // The body a byte at a time.
+    let port = bad_service(|s| {
+        use std::io::Write;
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n");
+        dribble(s, b"0", Duration::from_millis(100));
+    });
+    let (err, took) = play_url(port, &["--timeout", "1"]);
+    assert!(err.contains("did not answer within 1 s"), "{err}");
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    // Header lines as fast as they go: refused past 100, long before the deadline.
+    let port = bad_service(|s| {
+        use std::io::Write;
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\n");
+        while s.write_all(b"X-Many: 1\r\n").is_ok() {}
+    });
+    let (err, took) = play_url(port, &["--timeout", "20"]);
+    assert!(err.contains("more than 100 header lines"), "{err}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // One header line without an end.
+    let port = bad_service(|s| {
+        use std::io::Write;
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nX-Long: ");
+        while s.write_all(&[b'a'; 4096]).is_ok() {}
+    });
+    let (err, _) = play_url(port, &["--timeout", "20"]);
+    assert!(err.contains("over 8 KiB"), "{err}");
+}
+
+#[test]
+fn a_service_that_never_answers_is_named_with_the_time_it_had() {
+    use std::time::Duration;
+    // Accepts, reads the request, says nothing and keeps the connection open.
+    let port = bad_service(|_| std::thread::sleep(Duration::from_secs(60)));
+    let (err, took) = play_url(port, &["--timeout", "1"]);
+    assert_eq!(err, format!("error: play: the service at 127.0.0.1:{port} did not answer within 1 s\n"));
+    assert!(!err.contains("os error"), "{err}");
+    assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(4), "{took:?}");
+}
+
+#[test]
+fn play_timeout_is_positive_finite_bounded_and_only_with_url() {
+    let url = "http://127.0.0.1:9/exec";
+    for bad in ["0", "-1", "nan", "inf", "1e308", "86401", "x"] {
+        let out = common::run(&["play", "--url", url, "--timeout", bad], b"");
+        let err = common::error_of(&out, bad);
+        assert!(err.starts_with("error: play: --timeout: "), "{bad}: {err}");
+    }
+    let out = common::run(&["play", "--rows", "3", "--cols", "3", "--timeout", "5"], b"");
+    assert_eq!(common::error_of(&out, "no url"), "error: play: --timeout: only with --url\n");
+}
+
+#[test]
+fn a_token_not_of_serves_form_never_reaches_a_request() {
+    use std::io::Read;
+    // A listener that records whatever reaches it.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    for token in ["abc%0d%0aX-Injected:%201", "ABCDEF0123456789ABCDEF0123456789", "%1b%5b2J", "0123"] {
+        let url = format!("http://127.0.0.1:{port}/exec?token={token}");
+        let out = common::run(&["play", "--url", &url, "--fleet", "1", "--rules", "problem-g"], b"");
+        let err = common::error_of(&out, token);
+        assert!(err.starts_with("error: play: --url: the token `"), "{err}");
+        assert!(!err.trim_end().chars().any(char::is_control), "{err:?}");
+    }
+    // A raw CR LF in the address is refused as well.
+    let url = format!("http://127.0.0.1:{port}/exec\r\nX-Injected: 1");
+    let err = common::error_of(&common::run(&["play", "--url", &url], b""), "raw CR LF");
+    assert!(err.contains("--url: ") && !err.trim_end().contains('\r'), "{err:?}");
+    let mut got = Vec::new();
+    while let Ok((mut s, _)) = listener.accept() {
+        let _ = s.set_read_timeout(Some(std::time::Duration::from_millis(200)));
+        let _ = s.read_to_end(&mut got);
+    }
+    assert!(got.is_empty(), "a request was sent: {:?}", String::from_utf8_lossy(&got));
+}

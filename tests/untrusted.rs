@@ -283,9 +283,22 @@ fn a_services_token_reaches_neither_the_terminal_nor_the_request_raw() {
     let (mut server, port) = token_service(r"\x1b[2J\x1b]0;owned\x07tok", &log);
     let url = format!("http://127.0.0.1:{port}/exec");
     let out = common::run(&["play", "--url", &url, "--rules", "problem-g", "--fleet", "1"], b"");
+    // A token of another form than serve's is refused, shown escaped, never used.
+    let err = common::error_of(&out, "escape token");
+    assert!(!out.stderr.contains(&0x1b) && !out.stderr.contains(&0x07), "raw escape on stderr: {err:?}");
+    assert!(err.starts_with("error: play: the service's token `") && err.contains("tok"), "{err}");
+    let requests = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(requests.lines().filter(|l| l.starts_with("GET ")).count(), 1, "only GetToken: {requests}");
+    let _ = server.kill();
+    let _ = server.wait();
+    // serve's form (32 characters 0-9 a-f) is played and shown.
+    let token = "0123456789abcdef0123456789abcdef";
+    let (mut server, port) = token_service(token, &log);
+    let url = format!("http://127.0.0.1:{port}/exec");
+    let out = common::run(&["play", "--url", &url, "--rules", "problem-g", "--fleet", "1"], b"");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(!out.stdout.contains(&0x1b) && !out.stdout.contains(&0x07), "raw escape on stdout: {text:?}");
-    assert!(text.starts_with("token: "), "{text:?} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with(&format!("token: {token}\n")), "{text:?} {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
     // A token in --url with an encoded CR LF would have added a header: refused.
     let url = format!("http://127.0.0.1:{port}/exec?token=abc%0d%0aX-Injected:%201");
     let out = common::run(&["play", "--url", &url, "--rules", "problem-g", "--fleet", "1"], b"");

@@ -270,9 +270,21 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<Status, CliError> {
     if cases.is_empty() {
         return Err(CliError::Usage("no case to run".into()));
     }
-    // Ctrl-C and SIGTERM kill every program started (the build too).
-    crate::tools::reaper::guard_signals("check")
+    // Ctrl-C and SIGTERM kill every program started (the build too); so does the end
+    // of this process, SIGKILL included: the work goes on in a worker that outlives it
+    // only to clean up.
+    let supervised = crate::tools::reaper::supervise("check")
         .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    if let Some(status) = supervised {
+        use std::os::unix::process::ExitStatusExt;
+        // The worker's status as this process's: its code, or 128 + its signal.
+        let code = status.code().or_else(|| status.signal().map(|s| 128 + s)).unwrap_or(2);
+        return match u8::try_from(code) {
+            Ok(0) => Ok(()),
+            Ok(code) => Err(CliError::Exit(code)),
+            Err(_) => Err(CliError::Exit(2)),
+        };
+    }
     if let Some(command) = config.build.as_deref() {
         let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;
         if !built.succeeded() {

@@ -112,7 +112,8 @@ const FLAGS: &[Flag] = &[
     SEED,
     COORDS,
     COLOR,
-    Flag::value("--url", "URL", "play the remote-service seed's API (serve's /exec):\nhttp://HOST:PORT/exec[?token=T]; starwars and density\nunless --rules and --strategy say otherwise"),
+    Flag::value("--url", "URL", "play serve's /exec (the seed's API): http://HOST:PORT/exec\n[?token=T]; starwars and density unless --rules, --strategy"),
+    Flag::value("--timeout", "SECONDS", "with --url: seconds an answer may take in all (default 30)"),
 ];
 
 /// `play`'s command line.
@@ -155,7 +156,10 @@ ERRORS (one `error: ` line, exit status 2): a bad or impossible answer over
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let config = PlayConfig::read(flags)?;
     match &config.mode {
-        Mode::Url(url) => super::play_url::run((&config.rules, config.strategy.as_deref(), config.seed), url, io),
+        Mode::Url(url) => {
+            let flags = (&config.rules, config.strategy.as_deref(), config.seed);
+            super::play_url::run(flags, url, config.timeout, io)
+        }
         Mode::Referee(argv) => against_referee(&config, io, argv),
         Mode::Local => play(&config, io, None),
     }
@@ -192,15 +196,22 @@ pub(crate) struct PlayConfig {
     pub cells: Option<usize>,
     /// `--strategy`.
     pub strategy: Option<String>,
+    /// `--timeout` (with `--url`): the time a whole response may take.
+    pub timeout: std::time::Duration,
 }
 
 impl PlayConfig {
     /// Reads `play`'s arguments (with `--url`, only the flags it uses).
     /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, a bay
-    /// with `--url` or `--referee`, `--cells` with `--url` or a fleet, or an empty
-    /// `--referee` command.
+    /// with `--url` or `--referee`, `--cells` with `--url` or a fleet, `--timeout`
+    /// without `--url` or not seconds in (0, 86400], or an empty `--referee` command.
     pub(crate) fn read(p: &Parsed) -> Result<PlayConfig, CliError> {
         let strategy = shared::strategy(p);
+        let timeout = match p.has("--timeout") {
+            true if !p.has("--url") => return Err(CliError::Usage("--timeout: only with --url".into())),
+            true => std::time::Duration::from_secs_f64(super::check::seconds(p, "--timeout")?),
+            false => crate::tools::serve::client::RESPONSE_TIME,
+        };
         if let Some(url) = p.text("--url") {
             if p.has(ROWS.name) || p.has(COLS.name) || p.has("--cells") {
                 return Err(CliError::Usage(
@@ -211,7 +222,7 @@ impl PlayConfig {
             let seed = shared::seed(p)?;
             let (letters, color, bay, cells) = (false, ColorWhen::Auto, None, None);
             let mode = Mode::Url(url.to_string());
-            return Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy });
+            return Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy, timeout });
         }
         let mode = match p.text("--referee") {
             Some(command) => {
@@ -246,7 +257,7 @@ impl PlayConfig {
             true => Some(p.require("--cells")?),
             false => None,
         };
-        Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy })
+        Ok(PlayConfig { mode, seed, letters, color, rules, bay, cells, strategy, timeout })
     }
 }
 
@@ -374,105 +385,26 @@ fn play(config: &PlayConfig, io: &mut Streams<'_>, result_to: Option<&mut dyn Wr
 /// How long a referee may take to exit once the game is over and its input closed.
 const REFEREE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Bytes kept of the end of the referee's stderr.
-const REFEREE_STDERR_KEPT: usize = 4096;
-
-/// A referee program started by `--referee`: killed and waited for when dropped, so no
-/// process outlives `play`.
-struct Referee {
-    child: std::process::Child,
-    /// The program, as named in messages.
-    program: String,
-    /// The end of its stderr, filled by a thread.
-    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
-    reader: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Referee {
-    /// Starts `argv` with its stdin, stdout and stderr piped.
-    /// Pre: none. Post: `Err` naming the program when it cannot start.
-    fn start(argv: &[String]) -> Result<(Referee, std::process::ChildStdin, std::process::ChildStdout), CliError> {
-        use std::process::{Command, Stdio};
-        let (program, args) =
-            argv.split_first().ok_or_else(|| CliError::Usage("--referee: the command is empty".into()))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| CliError::Io(super::stream_error(&format!("--referee: cannot start `{program}`"), e)))?;
-        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let mut referee =
-            Referee { child, program: program.clone(), stderr: std::sync::Arc::clone(&stderr), reader: None };
-        let (Some(to), Some(from), Some(mut errors)) = pipes else {
-            return Err(CliError::Invalid(format!("--referee: `{program}` started without its pipes")));
-        };
-        referee.reader = std::thread::Builder::new()
-            .name("referee stderr".into())
-            .spawn(move || {
-                use std::io::Read;
-                let mut chunk = [0u8; 1024];
-                while let Ok(n @ 1..) = errors.read(&mut chunk) {
-                    if let Ok(mut kept) = stderr.lock() {
-                        kept.extend_from_slice(chunk.get(..n).unwrap_or_default());
-                        let over = kept.len().saturating_sub(REFEREE_STDERR_KEPT);
-                        kept.drain(..over);
-                    }
-                }
-            })
-            .ok();
-        Ok((referee, to, from))
-    }
-
-    /// Waits up to `grace` for the referee to exit; kills it after that.
-    /// Pre: its input is closed (or it is meant to be killed). Post: the process is
-    /// reaped; `Some(status)` when it exited by itself.
-    fn end(&mut self, grace: std::time::Duration) -> Option<std::process::ExitStatus> {
-        let until = std::time::Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if std::time::Instant::now() < until => {
-                    std::thread::sleep(std::time::Duration::from_millis(5))
-                }
-                _ => break,
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        None
-    }
-
-    /// Why the referee failed, from its exit status and the last line of its stderr.
-    fn failure(&mut self, status: std::process::ExitStatus) -> CliError {
-        if let Some(reader) = self.reader.take() {
-            let _ = reader.join();
-        }
-        let text = self.stderr.lock().map(|k| String::from_utf8_lossy(&k).into_owned()).unwrap_or_default();
-        let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
-        let said = last.map(|l| format!(": {}", l.chars().filter(|c| !c.is_control()).take(300).collect::<String>()));
-        let said = said.unwrap_or_default();
-        CliError::Invalid(format!("the referee `{}` stopped ({status}){said}", self.program))
-    }
-}
-
-impl Drop for Referee {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
+/// How long a referee that stopped the game (play failed) has to exit and say why.
+const REFEREE_FAILING: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// `play --referee CMD`: starts CMD, plays against it, and waits for it to end.
 /// Pre: none. Post: the referee has ended (one still running [`REFEREE_GRACE`] after
-/// the game is killed); a failure of the referee (an exit status other than 0) is the
-/// error, with the last line it wrote on stderr.
+/// the game is killed), and every process it started with it; a failure of the
+/// referee (an exit status other than 0) is the error, with the last line it wrote on
+/// stderr.
 fn against_referee(config: &PlayConfig, io: &mut Streams<'_>, argv: &[String]) -> Result<(), CliError> {
-    let (mut referee, mut to, from) = Referee::start(argv)?;
+    use crate::tools::play::referee_process::{RefereeError, RefereeProcess};
+    // Its orphans are reparented to play, to be killed; Ctrl-C kills them too.
+    crate::tools::reaper::guard_signals("play")
+        .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
+    let (mut referee, mut to, from) = RefereeProcess::start(argv).map_err(|e| match e {
+        RefereeError::Empty => CliError::Usage(e.to_string()),
+        RefereeError::Start { program, error } => {
+            CliError::Io(super::stream_error(&format!("--referee: cannot start `{program}`"), error))
+        }
+        other => CliError::Invalid(other.to_string()),
+    })?;
     let mut from = std::io::BufReader::new(from);
     let outcome = {
         let Streams { stdout, stderr, stderr_tty, .. } = &mut *io;
@@ -487,30 +419,15 @@ fn against_referee(config: &PlayConfig, io: &mut Streams<'_>, argv: &[String]) -
         play(config, &mut link, Some(&mut **stdout))
     };
     // A referee that stopped first (bad flags, a probe it refused) is the cause of
-    // whatever play saw: give it a moment to exit and say so.
-    let grace = if outcome.is_ok() { REFEREE_GRACE } else { std::time::Duration::from_millis(300) };
-    let status = {
-        let until = std::time::Instant::now() + grace;
-        let mut status = None;
-        while status.is_none() && std::time::Instant::now() < until && outcome.is_err() {
-            status = referee.child.try_wait().ok().flatten();
-            if status.is_none() {
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        }
-        drop(to);
-        drop(from);
-        match status {
-            Some(s) => Some(s),
-            None if outcome.is_ok() => referee.end(grace),
-            None => {
-                referee.end(std::time::Duration::ZERO);
-                None
-            }
-        }
-    };
+    // whatever play saw: give it a moment to exit and say so, before its pipes close.
+    if outcome.is_err() {
+        referee.wait_for(REFEREE_FAILING);
+    }
+    drop(to);
+    drop(from);
+    let status = referee.end(if outcome.is_ok() { REFEREE_GRACE } else { std::time::Duration::ZERO });
     match (outcome, status) {
-        (_, Some(status)) if !status.success() => Err(referee.failure(status)),
+        (_, Some(status)) if !status.success() => Err(CliError::Invalid(referee.failure(status).to_string())),
         (outcome, _) => outcome,
     }
 }

@@ -33,6 +33,10 @@ use std::time::{Duration, Instant};
 /// The environment variable holding a run's token (`PID.N`: this process, a counter).
 pub(crate) const TOKEN_VARIABLE: &str = "SPOT_THE_SHIPS_RUN";
 
+/// The environment variable that tells a command it is the worker [`supervise`]
+/// started: the process id of its thin parent.
+const WORKER_VARIABLE: &str = "SPOT_THE_SHIPS_WORKER";
+
 /// Most passes of stopping new processes before the kill (a fork bomb is bounded by
 /// the system's process limit, each pass stops every process it found).
 const PASSES: usize = 200;
@@ -86,7 +90,7 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Tracked)> {
     }
     reg.started += 1;
     let token = format!("{}.{}", std::process::id(), reg.started);
-    let child = command.env(TOKEN_VARIABLE, &token).process_group(0).spawn()?;
+    let child = command.env(TOKEN_VARIABLE, &token).env_remove(WORKER_VARIABLE).process_group(0).spawn()?;
     let root = child.id();
     reg.runs.push((root, token.clone()));
     Ok((child, Tracked { root, token, finished: false }))
@@ -363,6 +367,49 @@ pub(crate) fn sweep() {
     let _reg = registry();
     let all = freeze(|_| Tree::from_every_process().procs.iter().map(|p| p.pid).collect());
     kill(&all);
+}
+
+/// Runs the rest of `command` in a worker process that cleans up even when this one is
+/// killed by SIGKILL. This process (the one the user started) becomes a thin parent:
+/// it starts this program again with the same arguments and standard streams as the
+/// worker, passes it the SIGINT, SIGTERM and SIGHUP it gets, waits for it and gives its
+/// status. The worker makes itself a child subreaper and guards its signals
+/// ([`guard_signals`]), and asks the kernel for SIGTERM when the thin parent ends
+/// (however it ends): on it, the worker kills every process below it, orphans of the
+/// runs included, and exits.
+/// Pre: called once per process, before any run starts, by a command whose output is
+/// all the worker's. Post: `Ok(None)` in the worker (and in a process that could not
+/// start one: its signals are guarded as [`guard_signals`] does); `Ok(Some(status))` in
+/// the thin parent once the worker ended; `Err` when the system refused.
+pub(crate) fn supervise(command: &'static str) -> io::Result<Option<std::process::ExitStatus>> {
+    let parent = std::os::unix::process::parent_id();
+    if std::env::var(WORKER_VARIABLE).is_ok_and(|v| v == parent.to_string()) {
+        guard_signals(command)?;
+        sys::set_parent_death_signal(sys::SIGTERM)?;
+        if std::os::unix::process::parent_id() != parent {
+            // The parent ended before the call: as if it had just ended.
+            sys::send(MY_PID.get(), sys::SIGTERM)?;
+        }
+        return Ok(None);
+    }
+    // Only this program's binary is started again (not a test binary calling the
+    // command in its own process).
+    let exe = std::env::current_exe().ok().filter(|e| e.file_name().is_some_and(|n| n == env!("CARGO_PKG_NAME")));
+    let Some(exe) = exe else {
+        guard_signals(command)?;
+        return Ok(None);
+    };
+    let mut caught = sys::catch_signals(&[sys::SIGINT, sys::SIGTERM, sys::SIGHUP])?;
+    let mut worker =
+        Command::new(exe).args(std::env::args_os().skip(1)).env(WORKER_VARIABLE, MY_PID.get().to_string()).spawn()?;
+    let pid = worker.id();
+    std::thread::Builder::new().name("signals".into()).spawn(move || {
+        let mut byte = [0u8];
+        while std::io::Read::read_exact(&mut caught, &mut byte).is_ok() {
+            let _ = sys::send(pid, i32::from(byte[0]));
+        }
+    })?;
+    worker.wait().map(Some)
 }
 
 /// Makes this process a child subreaper and starts the thread that, on SIGINT, SIGTERM

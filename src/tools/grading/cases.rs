@@ -425,7 +425,8 @@ fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> 
     for path in entries {
         if path.is_dir() && depth < CASES_DEPTH {
             inputs_under(&path, depth + 1, out)?;
-        } else if path.extension().is_some_and(|x| x == "in") && path.is_file() {
+        } else if path.extension().is_some_and(|x| x == "in") && !path.is_dir() {
+            regular(&path)?;
             if out.len() >= CASES_PAIRS {
                 return Err(format!("more than {CASES_PAIRS} inputs under `{shown}`"));
             }
@@ -446,10 +447,12 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
     inputs_under(dir, 0, &mut inputs)?;
     let mut out = Vec::new();
     for input_path in inputs {
-        let Some(output_path) = ["out", "ans"].iter().map(|x| input_path.with_extension(x)).find(|p| p.is_file())
-        else {
+        // The first of `.out` and `.ans` that exists (as a link too): it must be a file.
+        let beside = ["out", "ans"].iter().map(|x| input_path.with_extension(x));
+        let Some(output_path) = beside.clone().find(|p| p.symlink_metadata().is_ok()) else {
             return Err(format!("`{}` has no `.out` (or `.ans`) beside it", input_path.display()));
         };
+        regular(&output_path)?;
         let input = read_limited(&input_path)?;
         let expected = read_limited(&output_path)?;
         let relative = input_path.strip_prefix(dir).unwrap_or(&input_path).with_extension("");
@@ -482,10 +485,51 @@ pub(crate) fn package(dir: &Path) -> Result<Vec<Case>, String> {
     user(&data)
 }
 
-/// A file's bytes, refused over [`CASES_FILE_BYTES`].
+/// `O_NONBLOCK` (Linux): opening a FIFO with it returns at once instead of waiting for
+/// a writer.
+const OPEN_NONBLOCK: i32 = 0o4000;
+
+/// Refuses a case file that is not a regular file once its links are followed (a FIFO
+/// would block the reader, a device such as `/dev/zero` never ends), naming it and
+/// what it is.
+/// Pre: none. Post: `Ok` only for a regular file (or a link to one).
+fn regular(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    use std::os::unix::fs::FileTypeExt;
+    let what = if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    };
+    let link = if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) { " (through a link)" } else { "" };
+    Err(format!("`{}` is {what}{link}, not a regular file: a case is read from regular files only", path.display()))
+}
+
+/// A file's bytes, refused over [`CASES_FILE_BYTES`] or when it is not a regular file.
+/// Opened without blocking and checked on the opened file, so that a file swapped for
+/// a FIFO after [`regular`] looked is refused too, never waited on.
 fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(OPEN_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        regular(path)?;
+        return Err(format!("`{}` is not a regular file", path.display()));
+    }
     let mut bytes = Vec::new();
     file.take(CASES_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

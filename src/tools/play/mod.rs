@@ -3,3 +3,4 @@
 
 pub mod interactive;
 pub mod protocol;
+pub(crate) mod referee_process;
