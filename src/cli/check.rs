@@ -279,11 +279,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<Status, CliError> {
         use std::os::unix::process::ExitStatusExt;
         // The worker's status as this process's: its code, or 128 + its signal.
         let code = status.code().or_else(|| status.signal().map(|s| 128 + s)).unwrap_or(2);
-        return match u8::try_from(code) {
-            Ok(0) => Ok(()),
-            Ok(code) => Err(CliError::Exit(code)),
-            Err(_) => Err(CliError::Exit(2)),
-        };
+        return Ok(Status::Worker(u8::try_from(code).unwrap_or(2)));
     }
     if let Some(command) = config.build.as_deref() {
         let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;

@@ -62,15 +62,19 @@ pub enum Status {
     Success,
     /// Done, and the answer is no: `check` found a case its program failed (exit 1).
     Rejected,
+    /// The work was done by a worker process (`check`'s, which cleans up even after
+    /// SIGKILL): its exit status, already reported on the streams they share.
+    Worker(u8),
 }
 
 impl Status {
-    /// The process exit status: 0 or 1 (2 is an error's).
+    /// The process exit status: 0 or 1 (2 is an error's), or the worker's.
     /// Pre: none. Post: no change.
     pub fn code(self) -> u8 {
         match self {
             Status::Success => 0,
             Status::Rejected => 1,
+            Status::Worker(code) => code,
         }
     }
 }
