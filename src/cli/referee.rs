@@ -7,11 +7,10 @@ use super::shared::{self, SEED};
 use super::{CliError, Streams};
 use crate::game::board::Board;
 use crate::game::input;
-use crate::game::placement::Placer;
-use crate::game::rng::Rng;
 use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
 use crate::strategy;
+use crate::tools::opponent::DrawError;
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
 
 const FLAGS: &[Flag] = &[
@@ -116,13 +115,11 @@ impl RefereeConfig {
                 self.rules.check_fleet(parsed.board.rules().fleet())?;
                 parsed.board
             }
-            BaySource::Random { bay: (rows, cols), seed } => {
-                let (rows, cols) = (*rows, *cols);
-                let mut rng = Rng::new(*seed);
-                let mut ships = Vec::new();
-                Placer::with_rules(rows, cols, rules).place(rules.fleet(), &mut rng, &mut ships)?;
-                Board::with_rules(rows, cols, ships, rules).map_err(|e| CliError::Invalid(e.to_string()))?
-            }
+            BaySource::Random { bay, seed } => crate::tools::opponent::random_board(rules, *bay, *seed, false)
+                .map_err(|e| match e {
+                    DrawError::Placement(e) => CliError::Placement(e),
+                    DrawError::Board(e) => CliError::Invalid(e.to_string()),
+                })?,
         };
         Ok(board)
     }
@@ -134,12 +131,6 @@ impl RefereeConfig {
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let board = RefereeConfig::read(flags)?.board()?;
     referee(&board, io)
-}
-
-/// The bay `referee`'s flags ask for ([`RefereeConfig::board`]).
-/// Pre: none. Post: `Err` for bad flags, an unreadable input, or a fleet that does not fit.
-pub(crate) fn board(flags: &Parsed) -> Result<Board, CliError> {
-    RefereeConfig::read(flags)?.board()
 }
 
 /// Plays the referee's side for `board`.

@@ -8,7 +8,7 @@
 //! candidates' scans by construction; strategies that were not asked (bayes,
 //! density-random) measure how much harder the fleet really is.
 
-use crate::game::board::Board;
+use crate::game::board::{Board, BoardError};
 use crate::game::placement::{PlacementError, Placer};
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
@@ -64,6 +64,43 @@ pub fn place(
         *ships = fleet;
     }
     Ok(())
+}
+
+/// Why no board was drawn.
+#[derive(Debug)]
+pub enum DrawError {
+    /// The fleet could not be placed.
+    Placement(PlacementError),
+    /// The board refused the ships placed.
+    Board(BoardError),
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawError::Placement(e) => write!(f, "{e}"),
+            DrawError::Board(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+/// The one random hidden board: `rules`' fleet placed on a `rows` x `cols` bay from
+/// `seed`, uniformly or as an opponent would when `opponent` ([`place`]). What
+/// `referee`, `serve`'s games and `/exec` hide.
+/// Pre: none. Post: the same arguments give the same board.
+pub fn random_board(
+    rules: &Rules,
+    (rows, cols): (usize, usize),
+    seed: u64,
+    opponent: bool,
+) -> Result<Board, DrawError> {
+    let mut rng = Rng::new(seed);
+    let mut ships = Vec::new();
+    let mut placer = Placer::with_rules(rows, cols, rules);
+    place(opponent, &mut placer, rules, rows, cols, &mut rng, &mut ships).map_err(DrawError::Placement)?;
+    Board::with_rules(rows, cols, ships, rules).map_err(DrawError::Board)
 }
 
 /// The scans density needs to find `ships` (0 when the board is refused or density
