@@ -9,6 +9,7 @@ use crate::game::board::Board;
 use crate::game::input;
 use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
+use crate::scan::referee::RefereeGame;
 use crate::strategy;
 use crate::tools::opponent::DrawError;
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
@@ -138,9 +139,10 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
     let header = Header { rows: board.rows(), cols: board.cols(), rules: board.rules().clone() };
     io.stdout.write_all(header.lines().as_bytes())?;
     let mut record = ScanRecord::new(board.rows(), board.cols());
+    let mut game = RefereeGame::new(board, &mut record);
     loop {
-        if record.hits() >= board.ship_cells() {
-            writeln!(io.stdout, "done {}", record.scans())?;
+        if game.is_over() {
+            writeln!(io.stdout, "done {}", game.probes())?;
             io.stdout.flush()?;
             return Ok(());
         }
@@ -149,8 +151,8 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             None => {
                 return Err(CliError::Invalid(format!(
                     "the player stopped after {}, with {} of {} found",
-                    crate::render::words::count(record.scans(), "probe"),
-                    record.hits(),
+                    crate::render::words::count(game.probes(), "probe"),
+                    game.hits(),
                     crate::render::words::count(board.ship_cells(), "ship cell")
                 )))
             }
@@ -158,15 +160,7 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             Some((line, false)) => line,
         };
         let pos = parse_probe(&line).map_err(CliError::Invalid)?;
-        let Some(i) = record.open_index(pos) else {
-            let why = if pos.row >= board.rows() || pos.col >= board.cols() {
-                format!("{pos} is outside the {}x{} bay", board.rows(), board.cols())
-            } else {
-                format!("{pos} was already probed")
-            };
-            return Err(CliError::Invalid(why));
-        };
-        let answer = crate::scan::referee::probe(board, i, &mut record);
+        let answer = game.probe(pos).map_err(|refused| CliError::Invalid(refused.to_string()))?;
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
     }
 }

@@ -115,6 +115,20 @@ fn scans_of(density: &mut Density, rows: usize, cols: usize, ships: &[Ship], rul
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_random_board_is_the_placers_from_the_seed() {
+        let rules = Rules::preset("classic").unwrap();
+        let board = random_board(&rules, (10, 10), 5, false).unwrap();
+        let mut ships = Vec::new();
+        Placer::with_rules(10, 10, &rules).place(rules.fleet(), &mut Rng::new(5), &mut ships).unwrap();
+        let cells = |b: &Board| b.ships().flat_map(|s| s.cells().collect::<Vec<_>>()).collect::<Vec<_>>();
+        assert_eq!(cells(&board), cells(&Board::with_rules(10, 10, ships, &rules).unwrap()));
+        let opponent = |seed| cells(&random_board(&rules, (10, 10), seed, true).unwrap());
+        assert_eq!(opponent(5), opponent(5));
+        let e = random_board(&rules, (2, 2), 5, false).unwrap_err();
+        assert!(matches!(e, DrawError::Placement(_)), "{e}");
+    }
+
     fn fleet(opponent: bool, seed: u64) -> Vec<Ship> {
         let rules = Rules::preset("classic").unwrap();
         let mut placer = Placer::with_rules(10, 10, &rules);

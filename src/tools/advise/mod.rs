@@ -255,3 +255,55 @@ pub fn advise(request: AdviceRequest) -> Result<Advice, AdviceError> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::settings::RuleWords;
+
+    fn request(grid: &str, words: RuleWords<'_>, strategy: Option<&str>, afloat: Option<&str>) -> AdviceRequest {
+        let rules = RuleSettings::from_words(words).unwrap();
+        let strategy = AdviceStrategy::choose(strategy, &rules).unwrap();
+        let settings = AdviceSettings {
+            fleet_given: rules.fleet_given(),
+            rules: rules.rules,
+            afloat: afloat.map(str::to_string),
+            strategy,
+            prior: Prior::Uniform,
+            seed: 1,
+        };
+        let (known, wrecks) = crate::scan::state::parse(grid.as_bytes()).unwrap();
+        AdviceRequest { settings, known, wrecks }
+    }
+
+    #[test]
+    fn prob_suggests_a_hits_neighbour_and_bayes_a_certain_cell() {
+        let prob = advise(request("X+...\n.....\n", RuleWords::default(), None, None)).unwrap();
+        assert!(matches!(prob.values, Values::Scores(_)));
+        let s = prob.suggest.unwrap();
+        assert!(matches!(s.reason, Reason::NextToHit(_)), "{}", s.reason);
+        assert!([Position::new(0, 2), Position::new(1, 1)].contains(&s.cell), "{}", s.cell);
+        // The fleet's one ship of 2 covers the hit, whose sides are water: it lies south.
+        let words = RuleWords { fleet: Some("2"), ..RuleWords::default() };
+        let bayes = advise(request("X+X\n...\n", words, None, None)).unwrap();
+        let Values::Probabilities { estimate, .. } = &bayes.values else { panic!("bayes gives probabilities") };
+        assert_eq!((estimate.method, estimate.layouts), (Method::Exact, 1.0));
+        let s = bayes.suggest.unwrap();
+        assert_eq!((s.cell, s.reason), (Position::new(1, 1), Reason::Probability(1.0)));
+        assert_eq!(bayes.certain(true).collect::<Vec<_>>(), [Position::new(1, 1)]);
+        assert!(bayes.json().starts_with("{\"rows\": 2, \"cols\": 3, \"method\": \"exact\", \"layouts\": 1, "));
+    }
+
+    #[test]
+    fn errors_say_which_side_is_at_fault() {
+        let words = RuleWords { preset: Some("classic"), ..RuleWords::default() };
+        let e = advise(request("...\n", words, None, Some("zeppelin"))).unwrap_err();
+        assert!(matches!(e, AdviceError::Setting(_)), "{e}");
+        let words = RuleWords { fleet: Some("2"), ..RuleWords::default() };
+        let e = advise(request("+X\nX.\n", words, None, None)).unwrap_err();
+        assert!(matches!(e, AdviceError::Grid(_) | AdviceError::Placement(_)), "{e}");
+        let rules = RuleSettings::from_words(RuleWords { preset: Some("classic"), ..RuleWords::default() }).unwrap();
+        assert!(AdviceStrategy::choose(Some("prob"), &rules).is_err());
+        assert_eq!(AdviceStrategy::choose(None, &rules), Ok(AdviceStrategy::Bayes));
+    }
+}

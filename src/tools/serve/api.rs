@@ -19,7 +19,7 @@ use crate::limits::SERVE_CELLS;
 use crate::render::json::{self, Array, Object, Raw, Value};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::referee::{self, Referee};
+use crate::scan::referee::{self, Referee, RefereeGame, Refused};
 use crate::scan::sonar::Answer;
 use crate::strategy;
 use crate::tools::advise::{self, AdviceError, AdviceRequest, AdviceSettings, AdviceStrategy};
@@ -310,17 +310,10 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
     if game.given_up {
         return Err(Response::error(409, "the game was given up: its fleet is revealed"));
     }
-    if game.record.hits() >= board.ship_cells() {
-        return Err(Response::error(409, &format!("the game is over: done in {} probes", game.record.scans())));
-    }
-    let Some(i) = game.record.open_index(pos) else {
-        return Err(if pos.row >= board.rows() || pos.col >= board.cols() {
-            Response::error(422, &format!("{pos} is outside the {}x{} bay", board.rows(), board.cols()))
-        } else {
-            Response::error(409, &format!("{pos} was already probed"))
-        });
-    };
-    let said = referee::probe(board, i, &mut game.record);
+    let said = RefereeGame::new(board, &mut game.record).probe(pos).map_err(|refused| {
+        let status = if matches!(refused, Refused::Outside { .. }) { 422 } else { 409 };
+        Response::error(status, &refused.to_string())
+    })?;
     let fleet = board.rules().fleet();
     let (word, ship) = answer_words(said, board);
     let done = game.record.hits() >= board.ship_cells();
