@@ -1,10 +1,12 @@
 //! The routes: the page, the JSON API and the remote-service seed's `/exec`. Every
 //! route is fixed (nothing is served from disk); anything else is a JSON 404.
 //!
-//! The answers reuse the commands: `/api/advise` reads its JSON as `advise`'s flags and
-//! returns `advise --format json`'s object; `/api/games` builds its bay as `referee`
-//! does and answers probes with the referee's words; `/api/trace` runs the tracer and
-//! adds what the strategy weighs at each step.
+//! The answers reuse the commands' work, with typed values read from the JSON fields
+//! through the settings' one reader ([`crate::tools::settings`], whose messages name the
+//! settings as the flags do): `/api/advise` builds an [`AdviceRequest`] and returns
+//! `advise --format json`'s object; `/api/games` draws its bay as `referee` does
+//! ([`opponent::random_board`]) and answers probes through the same [`RefereeGame`];
+//! `/api/trace` runs the tracer and adds what the strategy weighs at each step.
 
 use super::games::{is_token, Game, Job};
 use super::http::{query_pairs, shown, Request, Response};
