@@ -9,8 +9,6 @@
 //! `src/` and fails when one uses a folder below it, or when two use each other, but
 //! for the exceptions still left, named here:
 //!
-//! - exception: `tools` uses `cli`: the web server (`tools::serve`) still turns a
-//!   request into `advise`'s and `referee`'s flags (to go: typed requests).
 //! - exception: `scan` uses `posterior`: the consistency check of every answer asks
 //!   `posterior::exists` for a layout (to go: that check above both, or the search's
 //!   model below scan).
@@ -25,7 +23,7 @@
 //! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), `advise`'s state file read into a record ([`scan::state`]) and what the rules settle from what is known ([`scan::deduce`]), who watches ([`scan::observer`]), the scan itself ([`Scan`], whose lane is chosen once: quiet when a board answers and nobody watches) |
 //! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
-//! | [`tools`]     | the commands built on that core: simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
+//! | [`tools`]     | the commands built on that core: advice on a game in progress, the settings read from words (flags or JSON fields), simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
 //! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
 //!
 //! # How one probe flows

@@ -12,7 +12,6 @@
 use super::CliError;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::str::FromStr;
 
 /// One flag of a command: how it is written, what it takes, and its line of help.
 #[derive(Debug, Clone, Copy)]
@@ -123,27 +122,7 @@ pub(crate) struct Parsed {
     help: bool,
 }
 
-/// How a value of type `T` is described when it does not parse.
-pub(crate) trait Expected: FromStr {
-    /// What was expected, after "expected " (`a whole number`).
-    const EXPECTED: &'static str;
-}
-
-impl Expected for u64 {
-    const EXPECTED: &'static str = "a whole number";
-}
-impl Expected for u32 {
-    const EXPECTED: &'static str = "a whole number";
-}
-impl Expected for usize {
-    const EXPECTED: &'static str = "a whole number";
-}
-impl Expected for f64 {
-    const EXPECTED: &'static str = "a number";
-}
-impl Expected for String {
-    const EXPECTED: &'static str = "a word";
-}
+pub(crate) use crate::tools::settings::Expected;
 
 impl Command {
     /// Every flag of the command, `--help` last.
@@ -315,10 +294,7 @@ impl Parsed {
     /// The flag's value (or default) as `T`; `Ok(None)` when there is neither.
     /// Pre: none. Post: `Err(Usage)` saying what was expected when it does not parse.
     pub fn get<T: Expected>(&self, name: &str) -> Result<Option<T>, CliError> {
-        match self.text(name) {
-            None => Ok(None),
-            Some(v) => v.trim().parse().map(Some).map_err(|_| expected(name, T::EXPECTED, v)),
-        }
+        Ok(crate::tools::settings::number(name, self.text(name))?)
     }
 
     /// As [`Parsed::get`], with `fallback` when the flag has neither value nor default.
@@ -337,21 +313,7 @@ impl Parsed {
     /// Pre: none. Post: `Ok(None)` when absent without default; `Err(Usage)` listing the
     /// choices otherwise.
     pub fn choice(&self, name: &str, choices: &[&'static str]) -> Result<Option<&'static str>, CliError> {
-        match self.text(name) {
-            None => Ok(None),
-            Some(v) => match choices.iter().find(|c| **c == v) {
-                Some(c) => Ok(Some(c)),
-                None => {
-                    let message = expected(name, &one_of(choices), v);
-                    let hint = crate::render::words::did_you_mean(v, choices);
-                    Err(if hint.is_empty() {
-                        message
-                    } else {
-                        CliError::Usage(format!("{message}; {}", hint.trim_end()))
-                    })
-                }
-            },
-        }
+        Ok(crate::tools::settings::choice(name, self.text(name), choices)?)
     }
 }
 
@@ -381,16 +343,7 @@ impl Command {
 
 /// The usage error for a value of `name` that is not what was `wanted`.
 pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> CliError {
-    CliError::Usage(format!("{name}: expected {wanted}, got `{}`", crate::render::words::shown(got.as_bytes())))
-}
-
-/// `a, b or c`.
-pub(crate) fn one_of(choices: &[&str]) -> String {
-    match choices.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+    crate::tools::settings::expected(name, wanted, got).into()
 }
 
 #[cfg(test)]

@@ -3,12 +3,9 @@
 
 use super::args::{Flag, Parsed};
 use super::CliError;
-use crate::game::fleet::Fleet;
-use crate::game::rules::{Rules, RulesError, Sunk};
-use crate::limits::FLEET_FILE_BYTES;
-
-/// The preset of the rules where `--rules` is not given.
-pub(crate) const DEFAULT_PRESET: &str = "problem-g";
+use crate::game::rules::Rules;
+use crate::tools::settings::RuleWords;
+pub(crate) use crate::tools::settings::DEFAULT_PRESET;
 
 /// The rules flags, a group of every command's table.
 pub(crate) const RULE_FLAGS: &[Flag] = &[
@@ -26,20 +23,9 @@ pub(crate) const ROWS: Flag = Flag::value("--rows", "R", "rows of the bay (defau
 /// `--cols C`: the bay's columns (each command says more in its help).
 pub(crate) const COLS: Flag = Flag::value("--cols", "C", "columns of the bay (default: the rules' bay)");
 
-/// The rule flags, read: the rules they give, and what was given.
-#[derive(Debug, Clone)]
-pub(crate) struct RuleFlags {
-    /// The rules: the preset of `--rules` (given or default), then each override.
-    pub rules: Rules,
-    /// `--rules` as given; `None` when absent.
-    pub preset_given: Option<String>,
-    /// The flag that gave the fleet (`--fleet` or `--fleet-file`); `None` when neither.
-    pub fleet_flag: Option<&'static str>,
-    touch: Option<bool>,
-    sunk: Option<Sunk>,
-    rotate: Option<bool>,
-    fleet: Option<Fleet>,
-}
+/// The rule flags, read: the rules they give, and what was given (the settings'
+/// one reader, which the web server's JSON fields go through too).
+pub(crate) use crate::tools::settings::RuleSettings as RuleFlags;
 
 impl RuleFlags {
     /// Reads the rule flags: the preset, then each override.
@@ -47,92 +33,16 @@ impl RuleFlags {
     /// preset, a bad value, `--fleet` with `--fleet-file`, or a fleet (file) that does
     /// not parse, naming the flag (and line).
     pub(crate) fn read(p: &Parsed) -> Result<RuleFlags, CliError> {
-        let usage = |e: RulesError| CliError::Usage(e.to_string());
-        let preset = p.text("--rules").unwrap_or(DEFAULT_PRESET);
-        let base = Rules::preset(preset).map_err(usage)?;
-        let touch = p.choice("--touch", &["yes", "no"])?.map(|t| t == "yes");
-        let sunk = p.choice("--sunk", &["none", "yes", "named"])?.map(|w| Sunk::from_word(w).unwrap_or(Sunk::None));
-        let rotate = p.choice("--rotate", &["yes", "no"])?.map(|r| r == "yes");
-        let (fleet, fleet_flag) = match (p.text("--fleet"), p.text("--fleet-file")) {
-            (Some(_), Some(_)) => return Err(CliError::Usage("give --fleet or --fleet-file, not both".into())),
-            (Some(list), None) => {
-                (Some(Fleet::parse_sizes(list).map_err(|e| usage(RulesError::Fleet(e)))?), Some("--fleet"))
-            }
-            (None, Some(path)) => {
-                let text = read_fleet_file(path)?;
-                let fleet = Fleet::parse_file(&text)
-                    .map_err(|error| usage(RulesError::FleetFile { path: path.to_string(), error }))?;
-                (Some(fleet), Some("--fleet-file"))
-            }
-            (None, None) => (None, None),
+        let words = RuleWords {
+            preset: p.all("--rules").first().map(String::as_str),
+            touch: p.text("--touch"),
+            sunk: p.text("--sunk"),
+            rotate: p.text("--rotate"),
+            fleet: p.text("--fleet"),
+            fleet_file: p.text("--fleet-file"),
         };
-        let preset_given = p.has("--rules").then(|| preset.to_string());
-        let mut flags = RuleFlags { rules: base, preset_given, fleet_flag, touch, sunk, rotate, fleet };
-        flags.rules = flags.overridden(flags.rules.clone());
-        Ok(flags)
+        Ok(RuleFlags::from_words(words)?)
     }
-
-    /// `rules` with each override given.
-    fn overridden(&self, mut rules: Rules) -> Rules {
-        if let Some(touch) = self.touch {
-            rules = rules.with_touch(touch);
-        }
-        if let Some(sunk) = self.sunk {
-            rules = rules.with_sunk(sunk);
-        }
-        if let Some(rotate) = self.rotate {
-            rules = rules.with_rotate(rotate);
-        }
-        if let Some(fleet) = &self.fleet {
-            rules = rules.with_fleet(fleet.clone());
-        }
-        rules
-    }
-
-    /// The rules with the preset `preset` where `--rules` is not given (`serve`'s
-    /// `/exec` and `play --url` play the remote-service seed's game by default).
-    /// Pre: none. Post: `Err(Usage)` when `preset` is no preset.
-    pub(crate) fn rules_or_preset(&self, preset: &str) -> Result<Rules, CliError> {
-        if self.preset_given.is_some() {
-            return Ok(self.rules.clone());
-        }
-        let rules = Rules::preset(preset).map_err(|e| CliError::Usage(e.to_string()))?;
-        Ok(self.overridden(rules))
-    }
-
-    /// True when `--fleet` or `--fleet-file` was given.
-    pub(crate) fn fleet_given(&self) -> bool {
-        self.fleet_flag.is_some()
-    }
-
-    /// Refuses a judge input whose ships are not the fleet `--fleet` or `--fleet-file`
-    /// gave (without either flag, the input's ships are the fleet).
-    /// Pre: `input` is the fleet of the input's board. Post: `Err(Usage)` naming both.
-    pub(crate) fn check_fleet(&self, input: &Fleet) -> Result<(), CliError> {
-        match self.fleet_flag {
-            Some(flag) if self.rules.fleet().sizes() != input.sizes() => Err(CliError::Usage(format!(
-                "the input's ships ({}) are not the fleet given by {flag} ({})",
-                input.describe(),
-                self.rules.fleet().describe()
-            ))),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// Reads a fleet file of at most [`FLEET_FILE_BYTES`] bytes.
-fn read_fleet_file(path: &str) -> Result<String, CliError> {
-    use std::io::Read;
-    let file =
-        std::fs::File::open(path).map_err(|e| CliError::Usage(format!("--fleet-file: cannot open `{path}`: {e}")))?;
-    let mut bytes = Vec::new();
-    file.take(FLEET_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Usage(format!("--fleet-file: reading `{path}`: {e}")))?;
-    if bytes.len() as u64 > FLEET_FILE_BYTES {
-        return Err(CliError::Usage(format!("--fleet-file: `{path}` is larger than {FLEET_FILE_BYTES} bytes")));
-    }
-    String::from_utf8(bytes).map_err(|_| CliError::Usage(format!("--fleet-file: `{path}` is not UTF-8 text")))
 }
 
 /// `--rows` and `--cols`, read (each may be absent).
@@ -159,10 +69,7 @@ impl BayFlags {
     /// The bay's size: each flag, else the rules' usual bay.
     /// Pre: none. Post: `Err(Usage)` for a size the board refuses.
     pub(crate) fn or_rules(&self, rules: &Rules) -> Result<(usize, usize), CliError> {
-        let (rows, cols) = rules.bay();
-        let (rows, cols) = (self.rows.unwrap_or(rows), self.cols.unwrap_or(cols));
-        crate::game::board::Board::check_size(rows, cols).map_err(|e| CliError::Usage(e.to_string()))?;
-        Ok((rows, cols))
+        Ok(crate::tools::settings::bay_or_rules(self.rows, self.cols, rules)?)
     }
 }
 
@@ -170,6 +77,8 @@ impl BayFlags {
 mod tests {
     use super::super::args::Command;
     use super::*;
+    use crate::game::fleet::Fleet;
+    use crate::game::rules::Sunk;
 
     const FLAGS: &[Flag] = &[ROWS, COLS];
     const CMD: Command = Command::for_tests(&[("OPTIONS", FLAGS), ("RULES", RULE_FLAGS)]);

@@ -13,7 +13,6 @@ pub(crate) mod files;
 pub(crate) mod game;
 mod generate;
 mod judge;
-mod layout_search;
 mod play;
 mod play_url;
 pub(crate) mod referee;
@@ -153,6 +152,11 @@ impl From<PlacementError> for CliError {
 impl From<ScanError> for CliError {
     fn from(e: ScanError) -> CliError {
         CliError::Scan(e)
+    }
+}
+impl From<crate::tools::settings::SettingError> for CliError {
+    fn from(e: crate::tools::settings::SettingError) -> CliError {
+        CliError::Usage(e.0)
     }
 }
 impl From<io::Error> for CliError {

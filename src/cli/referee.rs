@@ -7,11 +7,11 @@ use super::shared::{self, SEED};
 use super::{CliError, Streams};
 use crate::game::board::Board;
 use crate::game::input;
-use crate::game::placement::Placer;
-use crate::game::rng::Rng;
 use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
+use crate::scan::referee::RefereeGame;
 use crate::strategy;
+use crate::tools::opponent::DrawError;
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
 
 const FLAGS: &[Flag] = &[
@@ -116,13 +116,11 @@ impl RefereeConfig {
                 self.rules.check_fleet(parsed.board.rules().fleet())?;
                 parsed.board
             }
-            BaySource::Random { bay: (rows, cols), seed } => {
-                let (rows, cols) = (*rows, *cols);
-                let mut rng = Rng::new(*seed);
-                let mut ships = Vec::new();
-                Placer::with_rules(rows, cols, rules).place(rules.fleet(), &mut rng, &mut ships)?;
-                Board::with_rules(rows, cols, ships, rules).map_err(|e| CliError::Invalid(e.to_string()))?
-            }
+            BaySource::Random { bay, seed } => crate::tools::opponent::random_board(rules, *bay, *seed, false)
+                .map_err(|e| match e {
+                    DrawError::Placement(e) => CliError::Placement(e),
+                    DrawError::Board(e) => CliError::Invalid(e.to_string()),
+                })?,
         };
         Ok(board)
     }
@@ -136,20 +134,15 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     referee(&board, io)
 }
 
-/// The bay `referee`'s flags ask for ([`RefereeConfig::board`]).
-/// Pre: none. Post: `Err` for bad flags, an unreadable input, or a fleet that does not fit.
-pub(crate) fn board(flags: &Parsed) -> Result<Board, CliError> {
-    RefereeConfig::read(flags)?.board()
-}
-
 /// Plays the referee's side for `board`.
 fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
     let header = Header { rows: board.rows(), cols: board.cols(), rules: board.rules().clone() };
     io.stdout.write_all(header.lines().as_bytes())?;
     let mut record = ScanRecord::new(board.rows(), board.cols());
+    let mut game = RefereeGame::new(board, &mut record);
     loop {
-        if record.hits() >= board.ship_cells() {
-            writeln!(io.stdout, "done {}", record.scans())?;
+        if game.is_over() {
+            writeln!(io.stdout, "done {}", game.probes())?;
             io.stdout.flush()?;
             return Ok(());
         }
@@ -158,8 +151,8 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             None => {
                 return Err(CliError::Invalid(format!(
                     "the player stopped after {}, with {} of {} found",
-                    crate::render::words::count(record.scans(), "probe"),
-                    record.hits(),
+                    crate::render::words::count(game.probes(), "probe"),
+                    game.hits(),
                     crate::render::words::count(board.ship_cells(), "ship cell")
                 )))
             }
@@ -167,15 +160,7 @@ fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
             Some((line, false)) => line,
         };
         let pos = parse_probe(&line).map_err(CliError::Invalid)?;
-        let Some(i) = record.open_index(pos) else {
-            let why = if pos.row >= board.rows() || pos.col >= board.cols() {
-                format!("{pos} is outside the {}x{} bay", board.rows(), board.cols())
-            } else {
-                format!("{pos} was already probed")
-            };
-            return Err(CliError::Invalid(why));
-        };
-        let answer = crate::scan::referee::probe(board, i, &mut record);
+        let answer = game.probe(pos).map_err(|refused| CliError::Invalid(refused.to_string()))?;
         writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
     }
 }

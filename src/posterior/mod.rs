@@ -226,14 +226,25 @@ impl Posterior {
     /// cells not certainly water.
     /// Pre: none. Post: `None` when no unknown cell may hold a ship.
     pub fn best(&self) -> Option<Position> {
+        self.best_given(&[], &[]).map(|(p, _)| p)
+    }
+
+    /// [`Posterior::best`] when more is known than the posterior settled: the cells
+    /// flagged in `water` are water too, those flagged in `ship` ship cells (probability
+    /// 1); also the best cell's probability so counted. What `advise` suggests, with the
+    /// rules' own deductions.
+    /// Pre: none (a flag past the end of either slice is false). Post: as `best`.
+    pub fn best_given(&self, water: &[bool], ship: &[bool]) -> Option<(Position, f64)> {
+        let flag = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
         let mut best: Option<(usize, f64)> = None;
         for (i, (&p, &s)) in self.prob.iter().zip(&self.grid).enumerate() {
-            let open = s == CellState::Unknown && !self.water.get(i).copied().unwrap_or(true);
+            let open = s == CellState::Unknown && !self.water.get(i).copied().unwrap_or(true) && !flag(water, i);
+            let p = if flag(ship, i) { 1.0 } else { p };
             if open && best.is_none_or(|(_, b)| p > b) {
                 best = Some((i, p));
             }
         }
-        best.map(|(i, _)| Position::from_index(i, self.cols))
+        best.map(|(i, p)| (Position::from_index(i, self.cols), p))
     }
 }
 

@@ -466,3 +466,41 @@ mod general {
         assert_eq!(p.probabilities(), &[0.0, 0.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
     }
 }
+
+/// `exists` on `advise`'s grids: what `advise` asks before it says that no layout fits
+/// (sampling can miss layouts that exist when the fleet nearly fills the bay).
+mod exists_on_grids {
+    use super::*;
+    use crate::game::fleet::Fleet;
+
+    fn found(text: &str, rules: &Rules, budget: usize) -> Found {
+        let (known, wrecks) = crate::scan::state::parse(text.as_bytes()).unwrap();
+        exists(&Evidence { known: &known, wrecks: Some(&wrecks), rules }, budget)
+    }
+
+    fn ones(n: usize) -> Rules {
+        Rules::problem_g().with_fleet(Fleet::of_sizes(&vec![1; n]))
+    }
+
+    #[test]
+    fn packed_fleets_are_found_and_impossible_ones_proved() {
+        let empty = |k: usize| format!("{}\n", ".".repeat(k)).repeat(k);
+        // 49 one-cell ships that never touch: 13x13 holds exactly one layout, 14x14 many.
+        assert_eq!(found(&empty(13), &ones(49), 100_000), Found::Layout);
+        assert_eq!(found(&empty(14), &ones(49), 100_000), Found::Layout);
+        assert_eq!(found(&empty(64), &ones(1000), 100_000), Found::Layout);
+        // 5x5 holds 9 of them at most.
+        assert_eq!(found(&empty(5), &ones(9), 100_000), Found::Layout);
+        assert_eq!(found(&empty(5), &ones(10), 100_000), Found::None);
+        // A hit must be covered: a lone hit in a corner, and the fleet's only ship of 2.
+        let rules = Rules::problem_g().with_fleet(Fleet::of_sizes(&[2]));
+        assert_eq!(found("+X\nX.\n", &rules, 1000), Found::None);
+        assert_eq!(found("+.\nX.\n", &rules, 1000), Found::Layout);
+        // Wrecks keep the others away: a ship of 1 beside a wreck fits nowhere.
+        let one = Rules::problem_g().with_fleet(Fleet::of_sizes(&[1]));
+        assert_eq!(found("#.\n..\n", &one, 1000), Found::None);
+        assert_eq!(found("#..\n...\n", &one, 1000), Found::Layout);
+        // Too little work allowed: nothing is known.
+        assert_eq!(found(&empty(14), &ones(50), 10), Found::GaveUp);
+    }
+}

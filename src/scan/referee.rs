@@ -61,6 +61,89 @@ pub fn probe(board: &Board, i: usize, record: &mut ScanRecord) -> Answer {
     said
 }
 
+/// Why a referee refused a probe (its `Display` is the message the player reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Every ship cell was found already: the game is over, after this many probes.
+    Over {
+        /// The probes the game took.
+        probes: usize,
+    },
+    /// A cell outside the bay.
+    Outside {
+        /// The cell asked for.
+        pos: Position,
+        /// Rows of the bay.
+        rows: usize,
+        /// Columns of the bay.
+        cols: usize,
+    },
+    /// A cell probed before in this game.
+    Again(Position),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Over { probes } => write!(f, "the game is over: done in {probes} probes"),
+            Refused::Outside { pos, rows, cols } => write!(f, "{pos} is outside the {rows}x{cols} bay"),
+            Refused::Again(pos) => write!(f, "{pos} was already probed"),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// One game a referee plays against a player who names cells: the hidden board and
+/// what was probed (both borrowed: the caller keeps them). The `referee` command, the
+/// web page's games and the bot arena play through it, and refuse a probe alike.
+#[derive(Debug)]
+pub struct RefereeGame<'a> {
+    board: &'a Board,
+    record: &'a mut ScanRecord,
+}
+
+impl<'a> RefereeGame<'a> {
+    /// The game of `board` whose probes so far `record` holds.
+    /// Pre: `record` is of this board (its size). Post: no change.
+    pub fn new(board: &'a Board, record: &'a mut ScanRecord) -> RefereeGame<'a> {
+        RefereeGame { board, record }
+    }
+
+    /// True when every ship cell was found.
+    pub fn is_over(&self) -> bool {
+        self.record.hits() >= self.board.ship_cells()
+    }
+
+    /// The probes so far.
+    pub fn probes(&self) -> usize {
+        self.record.scans()
+    }
+
+    /// The ship cells found so far.
+    pub fn hits(&self) -> usize {
+        self.record.hits()
+    }
+
+    /// Probes `pos` ([`probe`]) and answers as the rules say.
+    /// Pre: none. Post: `Err` (nothing recorded) when the game is over, `pos` is
+    /// outside the bay, or it was probed before, checked in that order.
+    pub fn probe(&mut self, pos: Position) -> Result<Answer, Refused> {
+        if self.is_over() {
+            return Err(Refused::Over { probes: self.record.scans() });
+        }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let Some(i) = self.record.open_index(pos) else {
+            return Err(if pos.row >= rows || pos.col >= cols {
+                Refused::Outside { pos, rows, cols }
+            } else {
+                Refused::Again(pos)
+            });
+        };
+        Ok(probe(self.board, i, self.record))
+    }
+}
+
 /// A board as a [`Sonar`]: the hidden board and the record of what was asked of it (a
 /// sunk answer depends on the cells asked before). A [`crate::scan::Scan`] started on a
 /// referee asks the board directly (see [`Sonar::as_board`]).
@@ -129,6 +212,27 @@ mod tests {
 
     fn ship(r: usize, c: usize, size: usize) -> Ship {
         Ship::new(Position::new(r, c), size, East)
+    }
+
+    #[test]
+    fn a_game_refuses_outside_again_and_over_with_the_players_words() {
+        let b = Board::new(2, 3, vec![ship(0, 0, 1)]).unwrap();
+        let mut record = ScanRecord::new(2, 3);
+        let mut game = RefereeGame::new(&b, &mut record);
+        let outside = game.probe(Position::new(2, 0)).unwrap_err();
+        assert_eq!(outside.to_string(), "(2,0) is outside the 2x3 bay");
+        assert_eq!(game.probe(Position::new(1, 1)), Ok(Answer::Miss));
+        assert_eq!(game.probe(Position::new(1, 1)).unwrap_err().to_string(), "(1,1) was already probed");
+        assert_eq!(game.probes(), 1);
+        assert!(!game.is_over());
+        assert_eq!(game.probe(Position::new(0, 0)), Ok(Answer::Hit));
+        assert!(game.is_over() && game.hits() == 1);
+        let over = game.probe(Position::new(1, 2)).unwrap_err();
+        assert_eq!(
+            (over, over.to_string().as_str()),
+            (Refused::Over { probes: 2 }, "the game is over: done in 2 probes")
+        );
+        assert_eq!(record.scans(), 2);
     }
 
     #[test]

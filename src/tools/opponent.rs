@@ -8,7 +8,7 @@
 //! candidates' scans by construction; strategies that were not asked (bayes,
 //! density-random) measure how much harder the fleet really is.
 
-use crate::game::board::Board;
+use crate::game::board::{Board, BoardError};
 use crate::game::placement::{PlacementError, Placer};
 use crate::game::rng::Rng;
 use crate::game::rules::Rules;
@@ -66,6 +66,43 @@ pub fn place(
     Ok(())
 }
 
+/// Why no board was drawn.
+#[derive(Debug)]
+pub enum DrawError {
+    /// The fleet could not be placed.
+    Placement(PlacementError),
+    /// The board refused the ships placed.
+    Board(BoardError),
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawError::Placement(e) => write!(f, "{e}"),
+            DrawError::Board(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+/// The one random hidden board: `rules`' fleet placed on a `rows` x `cols` bay from
+/// `seed`, uniformly or as an opponent would when `opponent` ([`place`]). What
+/// `referee`, `serve`'s games and `/exec` hide.
+/// Pre: none. Post: the same arguments give the same board.
+pub fn random_board(
+    rules: &Rules,
+    (rows, cols): (usize, usize),
+    seed: u64,
+    opponent: bool,
+) -> Result<Board, DrawError> {
+    let mut rng = Rng::new(seed);
+    let mut ships = Vec::new();
+    let mut placer = Placer::with_rules(rows, cols, rules);
+    place(opponent, &mut placer, rules, rows, cols, &mut rng, &mut ships).map_err(DrawError::Placement)?;
+    Board::with_rules(rows, cols, ships, rules).map_err(DrawError::Board)
+}
+
 /// The scans density needs to find `ships` (0 when the board is refused or density
 /// cannot play it: such a candidate is never preferred).
 fn scans_of(density: &mut Density, rows: usize, cols: usize, ships: &[Ship], rules: &Rules) -> usize {
@@ -77,6 +114,20 @@ fn scans_of(density: &mut Density, rows: usize, cols: usize, ships: &[Ship], rul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_random_board_is_the_placers_from_the_seed() {
+        let rules = Rules::preset("classic").unwrap();
+        let board = random_board(&rules, (10, 10), 5, false).unwrap();
+        let mut ships = Vec::new();
+        Placer::with_rules(10, 10, &rules).place(rules.fleet(), &mut Rng::new(5), &mut ships).unwrap();
+        let cells = |b: &Board| b.ships().flat_map(|s| s.cells().collect::<Vec<_>>()).collect::<Vec<_>>();
+        assert_eq!(cells(&board), cells(&Board::with_rules(10, 10, ships, &rules).unwrap()));
+        let opponent = |seed| cells(&random_board(&rules, (10, 10), seed, true).unwrap());
+        assert_eq!(opponent(5), opponent(5));
+        let e = random_board(&rules, (2, 2), 5, false).unwrap_err();
+        assert!(matches!(e, DrawError::Placement(_)), "{e}");
+    }
 
     fn fleet(opponent: bool, seed: u64) -> Vec<Ship> {
         let rules = Rules::preset("classic").unwrap();

@@ -1,17 +1,17 @@
 //! The routes: the page, the JSON API and the remote-service seed's `/exec`. Every
 //! route is fixed (nothing is served from disk); anything else is a JSON 404.
 //!
-//! The answers reuse the commands: `/api/advise` reads its JSON as `advise`'s flags and
-//! returns `advise --format json`'s object; `/api/games` builds its bay as `referee`
-//! does and answers probes with the referee's words; `/api/trace` runs the tracer and
-//! adds what the strategy weighs at each step.
+//! The answers reuse the commands' work, with typed values read from the JSON fields
+//! through the settings' one reader ([`crate::tools::settings`], whose messages name the
+//! settings as the flags do): `/api/advise` builds an [`AdviceRequest`] and returns
+//! `advise --format json`'s object; `/api/games` draws its bay as `referee` does
+//! ([`opponent::random_board`]) and answers probes through the same [`RefereeGame`];
+//! `/api/trace` runs the tracer and adds what the strategy weighs at each step.
 
 use super::games::{is_token, Game, Job};
 use super::http::{query_pairs, shown, Request, Response};
 use super::levels;
 use super::State;
-use crate::cli::args::Command;
-use crate::cli::CliError;
 use crate::game::board::Board;
 use crate::game::position::Orientation;
 use crate::game::position::Position;
@@ -21,10 +21,12 @@ use crate::limits::SERVE_CELLS;
 use crate::render::json::{self, Array, Object, Raw, Value};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::referee::{self, Referee};
+use crate::scan::referee::{self, Referee, RefereeGame, Refused};
 use crate::scan::sonar::Answer;
 use crate::strategy;
-use crate::tools::opponent;
+use crate::tools::advise::{self, AdviceError, AdviceRequest, AdviceSettings, AdviceStrategy};
+use crate::tools::opponent::{self, DrawError};
+use crate::tools::settings::{self, bay_or_rules, RuleSettings, RuleWords, SettingError};
 use crate::tools::trace::{TraceOptions, Tracer};
 
 /// The page, its script and its style, built into the binary.
@@ -87,12 +89,6 @@ fn page(text: &'static str, content_type: &'static str) -> Response {
     r
 }
 
-/// A command's error as a JSON error: 400 for bad flags (fields), 422 for bad input.
-fn cli_error(e: CliError) -> Response {
-    let status = if matches!(e, CliError::Usage(_)) { 400 } else { 422 };
-    Response::error(status, &e.to_string())
-}
-
 /// The body as a JSON object (an empty body is `{}`).
 fn body_object(req: &Request) -> Result<Value, Response> {
     let text = std::str::from_utf8(&req.body).map_err(|_| Response::error(400, "the body is not UTF-8 text"))?;
@@ -119,31 +115,69 @@ fn flag_text(key: &str, v: &Value) -> Result<String, Response> {
     }
 }
 
-/// The flags of `command` that the members of `object` named in `keys` give (`key`
-/// becomes `--key`), with `extra` flags first; any other member is refused.
-fn flags_from(
-    command: &Command,
-    object: &Value,
-    keys: &[&str],
-    ignored: &[&str],
-    extra: &[&str],
-) -> Result<crate::cli::args::Parsed, Response> {
-    let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    for m in object.as_object().unwrap_or(&[]) {
-        if ignored.contains(&m.key.as_str()) || m.value == Value::Null {
-            continue;
+/// The members of a request's object named in `keys`, each as its setting's text
+/// ([`flag_text`]); null members are left out, and those named in `ignored` are the
+/// caller's.
+struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    /// Reads the members of `object` in order.
+    /// Pre: none. Post: `Err(400)` for the first member neither in `keys` nor in
+    /// `ignored` (listing both), or whose value has no text.
+    fn read(object: &Value, keys: &[&str], ignored: &[&str]) -> Result<Fields, Response> {
+        let mut fields = Vec::new();
+        for m in object.as_object().unwrap_or(&[]) {
+            if ignored.contains(&m.key.as_str()) || m.value == Value::Null {
+                continue;
+            }
+            if !keys.contains(&m.key.as_str()) {
+                let all: Vec<&str> = keys.iter().chain(ignored).copied().collect();
+                return Err(Response::error(
+                    400,
+                    &format!("unknown field `{}`; the fields are {}", shown(&m.key), all.join(", ")),
+                ));
+            }
+            fields.push((m.key.clone(), flag_text(&m.key, &m.value)?));
         }
-        if !keys.contains(&m.key.as_str()) {
-            let all: Vec<&str> = keys.iter().chain(ignored).copied().collect();
-            return Err(Response::error(
-                400,
-                &format!("unknown field `{}`; the fields are {}", shown(&m.key), all.join(", ")),
-            ));
-        }
-        args.push(format!("--{}", m.key));
-        args.push(flag_text(&m.key, &m.value)?);
+        Ok(Fields(fields))
     }
-    command.parse(&args).map_err(cli_error)
+
+    /// The text of the field `key`; `None` when absent (or null).
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The rules the rule fields give, with the preset `preset` (`None`: the default).
+    /// Pre: none. Post: `Err(400)` as the rule flags are refused.
+    fn rules(&self, preset: Option<&str>) -> Result<RuleSettings, Response> {
+        let words = RuleWords {
+            preset,
+            touch: self.get("touch"),
+            sunk: self.get("sunk"),
+            rotate: self.get("rotate"),
+            fleet: self.get("fleet"),
+            fleet_file: None,
+        };
+        RuleSettings::from_words(words).map_err(bad_setting)
+    }
+}
+
+/// A setting's error as a 400.
+fn bad_setting(e: SettingError) -> Response {
+    Response::error(400, &e.0)
+}
+
+/// The preset of a body that names none: classic (the page's game).
+fn preset_or_classic(body: &Value, fields: &Fields) -> Option<String> {
+    match body.get("rules") {
+        None => Some("classic".to_string()),
+        Some(_) => fields.get("rules").map(str::to_string),
+    }
+}
+
+/// The seed where none is given, as text.
+fn default_seed() -> String {
+    crate::strategy::DEFAULT_SEED.to_string()
 }
 
 /// The fields that choose the rules (as the commands' rule flags, no fleet file).
@@ -155,8 +189,16 @@ fn advise(req: &Request) -> Response {
     let run = || -> Result<Response, Response> {
         let body = body_object(req)?;
         let keys: Vec<&str> = RULE_KEYS.iter().copied().chain(["strategy", "afloat", "prior", "seed"]).collect();
-        let flags = flags_from(&crate::cli::advise::COMMAND, &body, &keys, &["state"], &["--format", "json"])?;
-        let request = crate::cli::advise::Request::from_flags(&flags).map_err(cli_error)?;
+        let fields = Fields::read(&body, &keys, &["state"])?;
+        let rules = fields.rules(fields.get("rules"))?;
+        let strategy = AdviceStrategy::choose(fields.get("strategy"), &rules).map_err(bad_setting)?;
+        let prior = advise::prior(fields.get("prior")).map_err(bad_setting)?;
+        let seed = settings::number::<u64>("--seed", Some(fields.get("seed").unwrap_or(&default_seed())))
+            .map_err(bad_setting)?
+            .unwrap_or(crate::strategy::DEFAULT_SEED);
+        let afloat = fields.get("afloat").map(str::to_string);
+        let fleet_given = rules.fleet_given();
+        let settings = AdviceSettings { rules: rules.rules, fleet_given, afloat, strategy, prior, seed };
         let Some(text) = body.get("state").and_then(Value::as_str) else {
             return Err(Response::error(400, "`state` is required: the grid as `advise` reads it (rows of . X + #)"));
         };
@@ -170,8 +212,11 @@ fn advise(req: &Request) -> Response {
         if known.rows().saturating_mul(known.cols()) > SERVE_CELLS {
             return Err(Response::error(413, &format!("the grid has more than {SERVE_CELLS} cells")));
         }
-        let report = request.report(&known, &wrecks).map_err(cli_error)?;
-        Ok(Response::json(200, report))
+        let advice = advise::advise(AdviceRequest { settings, known, wrecks }).map_err(|e| {
+            let status = if matches!(e, AdviceError::Setting(_)) { 400 } else { 422 };
+            Response::error(status, &e.to_string())
+        })?;
+        Ok(Response::json(200, advice.json()))
     };
     run().unwrap_or_else(|e| e)
 }
@@ -190,11 +235,6 @@ fn new_game(state: &State, req: &Request) -> Response {
         };
         let mut keys: Vec<&str> = RULE_KEYS.to_vec();
         keys.extend(["rows", "cols"]);
-        let mut extra = vec!["--seed".to_string(), seed];
-        if body.get("rules").is_none() {
-            extra.extend(["--rules".to_string(), "classic".to_string()]);
-        }
-        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         // The bay's size before anything is built (a 10000x10000 bay was allocated before
         // its 413): one side past the cap, or both whose product is, is 413.
         let side = |k: &str| match body.get(k) {
@@ -215,8 +255,15 @@ fn new_game(state: &State, req: &Request) -> Response {
         if too_large {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
-        let flags = flags_from(&crate::cli::referee::COMMAND, &body, &keys, &["seed"], &extra)?;
-        let board = crate::cli::referee::board(&flags).map_err(cli_error)?;
+        // Read as `referee` reads its flags: the rules, the bay, the seed; then drawn.
+        let fields = Fields::read(&body, &keys, &["seed"])?;
+        let rules = fields.rules(preset_or_classic(&body, &fields).as_deref())?.rules;
+        let rows = settings::number::<usize>("--rows", fields.get("rows")).map_err(bad_setting)?;
+        let cols = settings::number::<usize>("--cols", fields.get("cols")).map_err(bad_setting)?;
+        let bay = bay_or_rules(rows, cols, &rules).map_err(bad_setting)?;
+        let seed = settings::number::<u64>("--seed", Some(&seed)).map_err(bad_setting)?.unwrap_or_default();
+        let board =
+            opponent::random_board(&rules, bay, seed, false).map_err(|e| Response::error(422, &e.to_string()))?;
         if board.rows().saturating_mul(board.cols()) > SERVE_CELLS {
             return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
         }
@@ -265,17 +312,10 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
     if game.given_up {
         return Err(Response::error(409, "the game was given up: its fleet is revealed"));
     }
-    if game.record.hits() >= board.ship_cells() {
-        return Err(Response::error(409, &format!("the game is over: done in {} probes", game.record.scans())));
-    }
-    let Some(i) = game.record.open_index(pos) else {
-        return Err(if pos.row >= board.rows() || pos.col >= board.cols() {
-            Response::error(422, &format!("{pos} is outside the {}x{} bay", board.rows(), board.cols()))
-        } else {
-            Response::error(409, &format!("{pos} was already probed"))
-        });
-    };
-    let said = referee::probe(board, i, &mut game.record);
+    let said = RefereeGame::new(board, &mut game.record).probe(pos).map_err(|refused| {
+        let status = if matches!(refused, Refused::Outside { .. }) { 422 } else { 409 };
+        Response::error(status, &refused.to_string())
+    })?;
     let fleet = board.rules().fleet();
     let (word, ship) = answer_words(said, board);
     let done = game.record.hits() >= board.ship_cells();
@@ -295,12 +335,8 @@ fn answer(game: &mut Game, pos: Position) -> Result<Response, Response> {
 /// The rules of a match or placement's body (`rules` and the other rule fields; the
 /// members named in `also` are the caller's).
 fn body_rules(body: &Value, also: &[&str]) -> Result<Rules, Response> {
-    let mut extra: Vec<&str> = Vec::new();
-    if body.get("rules").is_none() {
-        extra.extend(["--rules", "classic"]);
-    }
-    let flags = flags_from(&crate::cli::referee::COMMAND, body, &RULE_KEYS, also, &extra)?;
-    let rules = crate::cli::game::RuleFlags::read(&flags).map_err(cli_error)?.rules;
+    let fields = Fields::read(body, &RULE_KEYS, also)?;
+    let rules = fields.rules(preset_or_classic(body, &fields).as_deref())?.rules;
     let (rows, cols) = rules.bay();
     if rows.saturating_mul(cols) > SERVE_CELLS {
         return Err(Response::error(413, &format!("the bay has more than {SERVE_CELLS} cells")));
@@ -324,13 +360,10 @@ fn body_placement(body: &Value) -> Result<bool, Response> {
 /// uniformly, from a fresh seed.
 fn placed(state: &State, rules: &Rules, how: bool) -> Result<Board, Response> {
     let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
-    let mut rng = crate::game::rng::Rng::new(seed);
-    let (rows, cols) = rules.bay();
-    let mut ships = Vec::new();
-    let mut placer = crate::game::placement::Placer::with_rules(rows, cols, rules);
-    opponent::place(how, &mut placer, rules, rows, cols, &mut rng, &mut ships)
-        .map_err(|e| Response::error(422, &e.to_string()))?;
-    Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))
+    opponent::random_board(rules, rules.bay(), seed, how).map_err(|e| match e {
+        DrawError::Placement(e) => Response::error(422, &e.to_string()),
+        DrawError::Board(e) => Response::error(500, &e.to_string()),
+    })
 }
 
 /// The ships of `board`: each one's name and cells (`[[r, c], ...]`).
@@ -635,17 +668,22 @@ fn trace(req: &Request) -> Response {
         let name = get("strategy").unwrap_or("density");
         let default_seed = crate::strategy::DEFAULT_SEED.to_string();
         let seed = get("seed").unwrap_or(&default_seed);
-        let mut args = vec!["--seed".to_string(), seed.to_string()];
-        for k in ["rules", "touch", "sunk", "fleet"] {
-            if let Some(v) = get(k) {
-                args.extend([format!("--{k}"), v.to_string()]);
-            }
-        }
-        let flags = crate::cli::referee::COMMAND.parse(&args).map_err(cli_error)?;
+        // Read as `referee` reads its flags: the rules, then (no ships given) the seed.
+        let words = RuleWords {
+            preset: get("rules"),
+            touch: get("touch"),
+            sunk: get("sunk"),
+            fleet: get("fleet"),
+            ..RuleWords::default()
+        };
+        let rules = RuleSettings::from_words(words).map_err(bad_setting)?.rules;
         let board = match get("ships") {
-            None => crate::cli::referee::board(&flags).map_err(cli_error)?,
+            None => {
+                let bay = bay_or_rules(None, None, &rules).map_err(bad_setting)?;
+                let seed = settings::number::<u64>("--seed", Some(seed)).map_err(bad_setting)?.unwrap_or_default();
+                opponent::random_board(&rules, bay, seed, false).map_err(|e| Response::error(422, &e.to_string()))?
+            }
             Some(text) => {
-                let rules = crate::cli::game::RuleFlags::read(&flags).map_err(cli_error)?.rules;
                 let (rows, cols) = rules.bay();
                 let ships = parse_ships(text).map_err(|e| Response::error(400, &e))?;
                 Board::with_rules(rows, cols, ships, &rules).map_err(|e| Response::error(422, &e.to_string()))?
@@ -735,15 +773,9 @@ fn exec(state: &State, req: &Request) -> Response {
         let method = get("method").unwrap_or("");
         if method == "GetToken" {
             let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
-            let mut rng = crate::game::rng::Rng::new(seed);
             let rules = &state.exec_rules;
-            let (rows, cols) = rules.bay();
-            let mut ships = Vec::new();
-            crate::game::placement::Placer::with_rules(rows, cols, rules)
-                .place(rules.fleet(), &mut rng, &mut ships)
+            let board = opponent::random_board(rules, rules.bay(), seed, false)
                 .map_err(|e| Response::error(500, &e.to_string()))?;
-            let board =
-                Board::with_rules(rows, cols, ships, rules).map_err(|e| Response::error(500, &e.to_string()))?;
             let token = new_token(state)?;
             state.store.insert(token.clone(), Game::new(board));
             return Ok(Response::text(200, token));

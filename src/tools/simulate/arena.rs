@@ -20,10 +20,10 @@
 //! is killed too, those that left its group included.
 
 use crate::game::board::Board;
-use crate::game::position::Position;
 use crate::game::rules::Sunk;
 use crate::limits::LINE_BYTES;
 use crate::scan::record::ScanRecord;
+use crate::scan::referee::{RefereeGame, Refused};
 use crate::tools::play::protocol::{parse_probe, read_line, reply_line};
 use crate::tools::reaper::{self, Tracked};
 use std::fmt;
@@ -60,17 +60,9 @@ pub(crate) enum Forfeit {
     NotAProbe(String),
     /// A line longer than [`LINE_BYTES`] bytes.
     TooLong,
-    /// A probe outside the bay.
-    Outside {
-        /// The cell asked for.
-        pos: Position,
-        /// Rows of the bay.
-        rows: usize,
-        /// Columns of the bay.
-        cols: usize,
-    },
-    /// A probe of a cell already probed in this game.
-    Repeated(Position),
+    /// A probe the referee refused: outside the bay, or of a cell already probed in
+    /// this game.
+    Refused(Refused),
     /// No line within the time allowed (that time).
     Slow(Duration),
     /// Its output ended, or it stopped reading: how (`it exited (exit status: 1)`).
@@ -84,8 +76,12 @@ impl fmt::Display for Forfeit {
         match self {
             Forfeit::NotAProbe(why) => write!(f, "{why}"),
             Forfeit::TooLong => write!(f, "it wrote a line longer than {LINE_BYTES} bytes"),
-            Forfeit::Outside { pos, rows, cols } => write!(f, "it probed {pos}, outside the {rows}x{cols} bay"),
-            Forfeit::Repeated(pos) => write!(f, "it probed {pos} twice"),
+            Forfeit::Refused(Refused::Outside { pos, rows, cols }) => {
+                write!(f, "it probed {pos}, outside the {rows}x{cols} bay")
+            }
+            Forfeit::Refused(Refused::Again(pos)) => write!(f, "it probed {pos} twice"),
+            // Never: a finished game asks for no probe.
+            Forfeit::Refused(refused @ Refused::Over { .. }) => write!(f, "it probed after the end: {refused}"),
             Forfeit::Slow(time) => write!(f, "it took more than {} s to probe", time.as_secs_f64()),
             Forfeit::Ended(how) => write!(f, "{how} before finding every ship cell"),
             Forfeit::Broken(e) => write!(f, "talking to it failed: {e}"),
@@ -581,14 +577,7 @@ impl Link {
         while record.hits() < board.ship_cells() {
             let line = self.next_line(shared)?;
             let pos = parse_probe(&line).map_err(Forfeit::NotAProbe)?;
-            let Some(i) = record.open_index(pos) else {
-                return Err(if pos.row >= rows || pos.col >= cols {
-                    Forfeit::Outside { pos, rows, cols }
-                } else {
-                    Forfeit::Repeated(pos)
-                });
-            };
-            let answer = crate::scan::referee::probe(board, i, record);
+            let answer = RefereeGame::new(board, record).probe(pos).map_err(Forfeit::Refused)?;
             self.due(shared);
             let reply = reply_line(answer, fleet);
             self.input.write_all(reply.as_bytes()).and_then(|()| self.input.write_all(b"\n")).map_err(written)?;
@@ -638,6 +627,7 @@ fn written(e: io::Error) -> Forfeit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::position::Position;
 
     #[test]
     fn commands_split_like_a_shell_with_quotes_only() {
@@ -654,11 +644,11 @@ mod tests {
 
     #[test]
     fn forfeits_say_what_happened() {
-        let lost = Lost { forfeit: Forfeit::Repeated(Position::new(3, 4)), stderr: Some("oops".into()) };
+        let lost = Lost { forfeit: Forfeit::Refused(Refused::Again(Position::new(3, 4))), stderr: Some("oops".into()) };
         assert_eq!(lost.to_string(), "it probed (3,4) twice (its last line on stderr: `oops`)");
         let slow = Forfeit::Slow(Duration::from_millis(200));
         assert_eq!(slow.to_string(), "it took more than 0.2 s to probe");
-        let out = Forfeit::Outside { pos: Position::new(10, 0), rows: 10, cols: 10 };
+        let out = Forfeit::Refused(Refused::Outside { pos: Position::new(10, 0), rows: 10, cols: 10 });
         assert_eq!(out.to_string(), "it probed (10,0), outside the 10x10 bay");
         assert_eq!(
             Forfeit::Ended("it exited (exit status: 3)".into()).to_string(),
