@@ -61,12 +61,9 @@ impl Run {
     /// ships that never touch, the run is then a whole ship.
     /// Pre: the run lies on `grid`, `rows` x `cols`. Post: no change.
     pub fn closed(&self, rows: usize, cols: usize, grid: &[CellState]) -> bool {
-        self.ends(rows, cols).iter().all(|e| {
-            matches!(
-                grid.get(e.index(cols)).copied().unwrap_or(CellState::Eliminated),
-                CellState::Miss | CellState::Eliminated
-            )
-        })
+        self.ends(rows, cols)
+            .iter()
+            .all(|e| grid.get(e.index(cols)).copied().unwrap_or(CellState::Eliminated).is_water())
     }
 }
 

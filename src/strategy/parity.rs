@@ -33,6 +33,7 @@
 //! per lattice change.
 
 use super::ScanStrategy;
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::{Direction, Position};
 use crate::game::ship::{MAX_SHIP, MIN_SHIP};
@@ -92,7 +93,7 @@ pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
         for d2 in Direction::ORTHOGONAL {
             score += match u.step(d2, rows, cols) {
                 None => 1,
-                Some(w) => u32::from(matches!(scan.state(w), CellState::Miss | CellState::Eliminated)),
+                Some(w) => u32::from(scan.state(w).is_water()),
             };
         }
     }
@@ -303,7 +304,7 @@ impl Parity {
     fn fill_keys(&mut self, scan: &Scan<'_>) -> Result<(), OutOfMemory> {
         let (rows, cols) = (self.rows, self.cols);
         let (l, offset) = (self.spacing.max(1), self.offset);
-        let is_water = |p: Position| matches!(scan.state(p), CellState::Miss | CellState::Eliminated);
+        let is_water = |p: Position| scan.state(p).is_water();
         // The sides of each cell of row `r` that is unknown (0 for the others).
         let sides_of = |r: usize, out: &mut [u8]| {
             for (c, s) in out.iter_mut().enumerate() {
@@ -383,7 +384,7 @@ impl Parity {
         let (rows, cols) = (self.rows, self.cols);
         self.keys.set(pos.index(cols), 0);
         let state = |p: Position| scan.state(p);
-        let is_water = |p: Position| matches!(state(p), CellState::Miss | CellState::Eliminated);
+        let is_water = |p: Position| state(p).is_water();
         let sides: u8 =
             Direction::ORTHOGONAL.iter().map(|&d| pos.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w)))).sum();
         let water = is_water(pos);
@@ -503,9 +504,10 @@ impl Parity {
             return Ok(());
         }
         let run = self.runs.remove(k);
-        let (rows, cols) = (self.rows, self.cols);
-        for p in &run {
-            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+        let bay = Bay::new(self.rows, self.cols);
+        // The run's halo (its own cells, hits, are not open: eliminating them is a no-op).
+        for &p in &run {
+            for n in bay.around(p) {
                 self.eliminate(scan, n);
             }
         }
