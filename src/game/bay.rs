@@ -3,7 +3,7 @@
 //! ships may not touch). Every layer that walks the bay or marks a halo asks here.
 
 use crate::game::cellset::CellSet;
-use crate::game::position::Position;
+use crate::game::position::{Direction, Position};
 
 /// A bay of `rows` x `cols` cells, numbered in row-major order (`row * cols + col`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -68,6 +68,19 @@ impl Bay {
     /// Pre: none. Post: at most four cells.
     pub fn neighbours4(self, p: Position) -> impl Iterator<Item = Position> {
         p.orthogonals(self.rows, self.cols)
+    }
+
+    /// The diagonal neighbours of `p` inside the bay, in the order NE, SE, SW, NW.
+    /// Pre: none. Post: at most four cells.
+    pub fn diagonals(self, p: Position) -> impl Iterator<Item = Position> {
+        p.diagonals(self.rows, self.cols)
+    }
+
+    /// The neighbour of `p` in direction `dir`, when it lies inside the bay.
+    /// Pre: none. Post: `Some(q)` only if `self.contains(q)`.
+    #[inline]
+    pub fn step(self, p: Position, dir: Direction) -> Option<Position> {
+        p.step(dir, self.rows, self.cols)
     }
 
     /// The eight neighbours of `p` inside the bay: N, E, S, W, then NE, SE, SW, NW.
@@ -200,6 +213,9 @@ mod tests {
             let bay = Bay::new(rows, cols);
             for p in bay.positions() {
                 let four: Vec<_> = bay.neighbours4(p).collect();
+                let diagonal: Vec<_> = bay.diagonals(p).collect();
+                assert_eq!(diagonal, Direction::DIAGONAL.iter().filter_map(|&d| bay.step(p, d)).collect::<Vec<_>>());
+                assert_eq!(four, Direction::ORTHOGONAL.iter().filter_map(|&d| bay.step(p, d)).collect::<Vec<_>>());
                 let eight: Vec<_> = bay.neighbours8(p).collect();
                 let mut plain4: Vec<_> =
                     bay.positions().filter(|q| p.row.abs_diff(q.row) + p.col.abs_diff(q.col) == 1).collect();

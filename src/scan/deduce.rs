@@ -147,9 +147,9 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
     let state = |i: usize| known.state_at(i);
     // Water: what is known to be (misses, wrecks), and the diagonals of the hits.
     let Deduction { mut water, ship, .. } = Deduction::known(known);
-    for i in (0..n).filter(|&i| state(i) == CellState::Hit) {
-        for d in Position::from_index(i, cols).diagonals(rows, cols) {
-            let j = d.index(cols);
+    for p in bay.positions().filter(|&p| known.state(p) == CellState::Hit) {
+        for d in p.diagonals(rows, cols) {
+            let j = bay.index(d);
             if let (Some(w), false) = (water.get_mut(j), ship.get(j).copied().unwrap_or(false)) {
                 *w = true;
             }

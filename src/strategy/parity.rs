@@ -83,15 +83,14 @@ pub struct Parity {
 /// its own orthogonal neighbours that are water, eliminated or outside the board.
 /// Pre: none. Post: at most 16.
 pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
-    let (rows, cols) = (scan.rows(), scan.cols());
+    let bay = scan.bay();
     let mut score = 0;
-    for dir in Direction::ORTHOGONAL {
-        let Some(u) = pos.step(dir, rows, cols) else { continue };
+    for u in bay.neighbours4(pos) {
         if scan.state(u) != CellState::Unknown {
             continue;
         }
         for d2 in Direction::ORTHOGONAL {
-            score += match u.step(d2, rows, cols) {
+            score += match bay.step(u, d2) {
                 None => 1,
                 Some(w) => u32::from(scan.state(w).is_water()),
             };
@@ -154,11 +153,11 @@ fn lattice_need(scan: &Scan<'_>, l: usize) -> Result<Vec<usize>, OutOfMemory> {
 
 /// Unknown cells in a straight line from `pos` (excluded) in direction `dir`, up to `max`.
 fn free_run(scan: &Scan<'_>, pos: Position, dir: Direction, max: usize) -> usize {
-    let (rows, cols) = (scan.rows(), scan.cols());
+    let bay = scan.bay();
     let mut n = 0;
     let mut p = pos;
     while n < max {
-        match p.step(dir, rows, cols) {
+        match bay.step(p, dir) {
             Some(q) if scan.state(q) == CellState::Unknown => {
                 n += 1;
                 p = q;
@@ -868,8 +867,7 @@ mod tests {
                 for l in 1..=MAX_SHIP {
                     let parity = Parity { spacing: l, rows, cols, ..Parity::default() };
                     let mut plain = vec![0usize; l];
-                    for i in 0..rows * cols {
-                        let q = Position::from_index(i, cols);
+                    for q in Bay::new(rows, cols).positions() {
                         if parity.placements(&scan, q) > 0 {
                             plain[(q.row + q.col) % l] += 1;
                         }
