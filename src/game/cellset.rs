@@ -164,7 +164,7 @@ impl CellSet {
 
     /// Clears the bits of the last word beyond the capacity.
     fn clear_tail(&mut self) {
-        if self.len % 64 != 0 {
+        if !self.len.is_multiple_of(64) {
             if let Some(w) = self.words.last_mut() {
                 *w &= (1u64 << (self.len % 64)) - 1;
             }
