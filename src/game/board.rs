@@ -476,9 +476,9 @@ impl Board {
             return None;
         }
         for cell in ship.cells() {
-            // The cell itself is free (no overlap above): the first taken cell of its
-            // halo is a neighbour.
-            if let Some(near) = bay.around(cell).find(|n| occupied.contains(n.index(cols))) {
+            // The cell itself is free (no overlap above): the rest of its halo is its
+            // eight neighbours.
+            if let Some(near) = bay.neighbours8(cell).find(|n| occupied.contains(n.index(cols))) {
                 return Some(BoardError::Touch { ship: number, cell, other: owner(near), other_cell: near });
             }
         }
