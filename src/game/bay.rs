@@ -7,7 +7,7 @@ use crate::game::position::{Direction, Position};
 
 /// A bay of `rows` x `cols` cells, numbered in row-major order (`row * cols + col`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bay {
+pub(crate) struct Bay {
     /// Number of rows.
     pub rows: usize,
     /// Number of columns.
@@ -60,6 +60,7 @@ impl Bay {
 
     /// Every cell of the bay with its index, in row-major order.
     /// Pre: none. Post: as [`Bay::positions`], each paired with its index.
+    #[cfg(test)]
     pub fn indexed(self) -> impl Iterator<Item = (usize, Position)> {
         self.positions().enumerate()
     }
@@ -100,6 +101,7 @@ impl Bay {
     /// ships may not touch (itself and its 8-neighbourhood, clipped to the bay), sorted
     /// in row-major order without repeats.
     /// Pre: none. Post: every cell inside the bay; the cells inside among them.
+    #[cfg(test)]
     pub fn halo(self, cells: impl IntoIterator<Item = Position>) -> Vec<Position> {
         let mut halo: Vec<Position> = cells.into_iter().flat_map(|c| self.around(c)).collect();
         halo.sort_unstable();
@@ -109,6 +111,7 @@ impl Bay {
 
     /// As [`Bay::halo`], the row-major indices.
     /// Pre: none. Post: sorted, no repeats, each below `cells()`.
+    #[cfg(test)]
     pub fn halo_indices(self, cells: impl IntoIterator<Item = Position>) -> Vec<usize> {
         self.halo(cells).into_iter().map(|p| self.index(p)).collect()
     }

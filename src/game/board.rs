@@ -505,7 +505,7 @@ impl Board {
 
     /// The bay the board covers.
     /// Pre: none. Post: `rows()` x `cols()`.
-    pub fn bay(&self) -> Bay {
+    pub(crate) fn bay(&self) -> Bay {
         Bay::new(self.rows, self.cols)
     }
 

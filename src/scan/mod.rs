@@ -185,7 +185,7 @@ impl<'a> Scan<'a> {
 
     /// The bay being scanned.
     /// Pre: none. Post: `rows()` x `cols()`.
-    pub fn bay(&self) -> crate::game::bay::Bay {
+    pub(crate) fn bay(&self) -> crate::game::bay::Bay {
         self.record.bay()
     }
 

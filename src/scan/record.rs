@@ -196,7 +196,7 @@ impl ScanRecord {
 
     /// The bay the record covers.
     /// Pre: none. Post: `rows()` x `cols()`.
-    pub fn bay(&self) -> Bay {
+    pub(crate) fn bay(&self) -> Bay {
         Bay::new(self.rows, self.cols)
     }
 
