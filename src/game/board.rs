@@ -1,6 +1,7 @@
 //! The bay: its size, its ships and the rules they follow. The board is the only holder
 //! of ship positions; strategies reach it only through a scan (`crate::scan::referee`).
 
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::{Orientation, Position};
 use crate::game::rules::{Rules, Sunk};
@@ -464,7 +465,7 @@ impl Board {
 
     /// The overlap or contact that stops ship `number` from being placed, if any.
     fn conflict(&self, number: usize, ship: &Ship, reach: usize) -> Option<BoardError> {
-        let (rows, cols, occupied) = (self.rows, self.cols, &self.occupied);
+        let (bay, cols, occupied) = (self.bay(), self.cols, &self.occupied);
         let owner = |cell: Position| {
             self.ships.iter().position(|&p| self.unpack(p).cells().any(|c| c == cell)).map_or(0, |i| i + 1)
         };
@@ -475,8 +476,9 @@ impl Board {
             return None;
         }
         for cell in ship.cells() {
-            let around = cell.orthogonals(rows, cols).chain(cell.diagonals(rows, cols));
-            if let Some(near) = around.into_iter().find(|n| occupied.contains(n.index(cols))) {
+            // The cell itself is free (no overlap above): the rest of its halo is its
+            // eight neighbours.
+            if let Some(near) = bay.neighbours8(cell).find(|n| occupied.contains(n.index(cols))) {
                 return Some(BoardError::Touch { ship: number, cell, other: owner(near), other_cell: near });
             }
         }
@@ -499,6 +501,12 @@ impl Board {
     /// Pre: none. Post: at least 1.
     pub fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// The bay the board covers.
+    /// Pre: none. Post: `rows()` x `cols()`.
+    pub(crate) fn bay(&self) -> Bay {
+        Bay::new(self.rows, self.cols)
     }
 
     /// Number of columns.

@@ -112,6 +112,64 @@ impl CellSet {
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
+
+    /// True when the set has no member.
+    /// Pre: none. Post: `count() == 0`.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The set of the indices `0..len` for which `member` is true.
+    /// Pre: none. Post: capacity `len`; `contains(i) == member(i)` for `i < len`.
+    pub fn from_fn(len: usize, mut member: impl FnMut(usize) -> bool) -> CellSet {
+        let mut set = CellSet::new(len);
+        for i in (0..len).filter(|&i| member(i)) {
+            set.insert(i);
+        }
+        set
+    }
+
+    /// The members in increasing order, a word at a time.
+    /// Pre: none. Post: each member once, all below the capacity.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(k, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i
+                })
+            })
+        })
+    }
+
+    /// Adds every member of `other` (the union); members beyond this set's capacity
+    /// are left out.
+    /// Pre: none. Post: `contains(i)` for every `i < capacity()` in `other`.
+    pub fn union_with(&mut self, other: &CellSet) {
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w |= o;
+        }
+        self.clear_tail();
+    }
+
+    /// Keeps only the members also in `other` (the intersection).
+    /// Pre: none. Post: `contains(i)` only where both contained `i`.
+    pub fn intersect_with(&mut self, other: &CellSet) {
+        for (k, w) in self.words.iter_mut().enumerate() {
+            *w &= other.words.get(k).copied().unwrap_or(0);
+        }
+    }
+
+    /// Clears the bits of the last word beyond the capacity.
+    fn clear_tail(&mut self) {
+        if !self.len.is_multiple_of(64) {
+            if let Some(w) = self.words.last_mut() {
+                *w &= (1u64 << (self.len % 64)) - 1;
+            }
+        }
+    }
 }
 
 /// The word and mask of `start..end` when the range is non-empty and lies within one
@@ -286,6 +344,30 @@ mod tests {
         assert!(!s.contains(0));
         s.reset(10);
         assert_eq!(s.count(), 0);
+    }
+
+    #[test]
+    fn set_operations_match_plain_sets() {
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let (la, lb) = (rng.below(200) as usize, rng.below(200) as usize);
+            let pa: BTreeSet<usize> = (0..la).filter(|_| rng.below(4) == 0).collect();
+            let pb: BTreeSet<usize> = (0..lb).filter(|_| rng.below(3) == 0).collect();
+            let a = CellSet::from_fn(la, |i| pa.contains(&i));
+            let b = CellSet::from_fn(lb, |i| pb.contains(&i));
+            assert_eq!(a.iter().collect::<Vec<_>>(), pa.iter().copied().collect::<Vec<_>>());
+            assert_eq!((a.count(), a.is_empty()), (pa.len(), pa.is_empty()));
+            let mut u = a.clone();
+            u.union_with(&b);
+            let want: Vec<usize> = pa.union(&pb).copied().filter(|&i| i < la).collect();
+            assert_eq!(u.iter().collect::<Vec<_>>(), want);
+            assert_eq!(u.count(), want.len());
+            let mut n = a.clone();
+            n.intersect_with(&b);
+            let want: Vec<usize> = pa.intersection(&pb).copied().collect();
+            assert_eq!(n.iter().collect::<Vec<_>>(), want);
+            assert_eq!(u.capacity(), la);
+        }
     }
 
     #[test]

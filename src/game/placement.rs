@@ -11,6 +11,7 @@
 //! valid placements are listed and one is drawn from the list, so crowded boards stay
 //! exact and a ship with no valid placement is detected.
 
+use crate::game::bay::Bay;
 use crate::game::board::Board;
 use crate::game::cellset::CellSet;
 use crate::game::fleet::Fleet;
@@ -473,24 +474,15 @@ impl Placer {
     /// Forbids what the ship forbids to the others: its cells, and when ships may not
     /// touch their neighbours too (for a straight ship, the rectangle one cell around).
     fn mark(&mut self, ship: &Ship) {
-        let cols = self.cols;
-        let reach = self.reach;
+        let bay = Bay::new(self.rows, self.cols);
         if ship.shape.straight_line().is_some() {
             let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
-            let (c0, c1) = (first.col.saturating_sub(reach), (last.col + reach).min(cols - 1));
-            for r in first.row.saturating_sub(reach)..=(last.row + reach).min(self.rows - 1) {
-                self.forbidden.insert_range(r * cols + c0, r * cols + c1 + 1);
+            for span in bay.box_spans(first, last, self.reach) {
+                self.forbidden.insert_range(span.start, span.end);
             }
             return;
         }
-        for cell in ship.cells() {
-            self.forbidden.insert(cell.index(cols));
-            if reach > 0 {
-                for n in cell.orthogonals(self.rows, cols).chain(cell.diagonals(self.rows, cols)) {
-                    self.forbidden.insert(n.index(cols));
-                }
-            }
-        }
+        bay.forbid(&mut self.forbidden, ship.cells(), self.reach);
     }
 }
 

@@ -335,11 +335,7 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool
             }
         }
     }
-    let water = grid
-        .iter()
-        .zip(&may)
-        .map(|(&s, &m)| matches!(s, CellState::Miss | CellState::Eliminated) || (s == CellState::Unknown && !m))
-        .collect();
+    let water = grid.iter().zip(&may).map(|(&s, &m)| s.is_water() || (s == CellState::Unknown && !m)).collect();
     (water, ship)
 }
 

@@ -12,6 +12,7 @@ use super::groups::{group_of, Group};
 use super::prior::{ln_factorial, ln_in_random_order, Counts, GenPrior, PriorScratch, MAX_LABELINGS};
 use super::table::{bit, set_bit, Fit, Table};
 use super::{Facts, PosteriorError, Prior};
+use crate::game::bay::Bay;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::scan::record::CellState;
@@ -57,21 +58,10 @@ pub(super) struct Model {
     pub fail_first: bool,
 }
 
-/// Sets cell `i` in `mask` and, when `reach` is 1, its 8 neighbours: what a ship cell
-/// there forbids to the other ships.
-fn forbid_around(mask: &mut [u64], i: usize, rows: usize, cols: usize, reach: usize) {
-    set_bit(mask, i);
-    if reach > 0 {
-        let p = Position::from_index(i, cols);
-        for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
-            set_bit(mask, q.index(cols));
-        }
-    }
-}
-
-/// True when the cell is known water.
-fn is_water(s: CellState) -> bool {
-    matches!(s, CellState::Miss | CellState::Eliminated)
+/// Sets in `mask` what a ship cell of index `i` forbids to the other ships (its halo,
+/// or itself when ships may touch: [`Bay::for_each_forbidden`]).
+fn forbid_around(mask: &mut [u64], i: usize, bay: Bay, reach: usize) {
+    bay.for_each_forbidden([bay.position(i)], reach, |j| set_bit(mask, j));
 }
 
 impl Model {
@@ -88,6 +78,7 @@ impl Model {
         counts: &mut Counts,
     ) -> Result<Model, PosteriorError> {
         let (rows, cols, words) = (t.rows, t.cols, t.words);
+        let bay = Bay::new(rows, cols);
         let grid = ev.grid;
         let zero = vec![0; words];
         let n = groups.len();
@@ -104,7 +95,7 @@ impl Model {
         m.rem = m.fleet.clone();
         m.fail_first = !ev.rules.is_problem_g();
         for (i, &s) in grid.iter().enumerate() {
-            if is_water(s) {
+            if s.is_water() {
                 set_bit(&mut m.water, i);
                 set_bit(&mut m.base, i);
             } else if s == CellState::Hit {
@@ -114,7 +105,7 @@ impl Model {
         // Wrecks: cells of ships sunk and left out of the fleet, with what they forbid.
         let mut wreck = ev.wrecks.and_then(|w| w.next_member(0));
         while let Some(i) = wreck {
-            forbid_around(&mut m.base, i, rows, cols, ev.rules.reach());
+            forbid_around(&mut m.base, i, bay, ev.rules.reach());
             wreck = ev.wrecks.and_then(|w| w.next_member(i + 1));
         }
         // With straight ships that never touch, a run of hits closed at both ends is a
@@ -197,7 +188,7 @@ impl Model {
         // cells avoid the hits' surroundings as far as a halo reaches.
         m.free_blocked = m.base.clone();
         for &h in &m.hit_cells {
-            forbid_around(&mut m.free_blocked, h, rows, cols, ev.rules.reach());
+            forbid_around(&mut m.free_blocked, h, bay, ev.rules.reach());
         }
         let mut fit = Fit::default();
         for (g, free) in m.free.iter_mut().enumerate() {
@@ -238,7 +229,7 @@ impl Model {
             if opts.is_empty() && !sunk_covers {
                 return Err(PosteriorError::Contradiction(format!(
                     "no remaining ship can cover the hit at {}",
-                    Position::from_index(h, cols)
+                    bay.position(h)
                 )));
             }
             m.hit_opts.push(opts);

@@ -4,7 +4,7 @@
 //! 64-bit words; and the bit-parallel count of the placements that fit a blocked mask.
 
 use super::groups::Group;
-use crate::game::position::Position;
+use crate::game::bay::Bay;
 
 /// One placement: a group's variant at an anchor (the top-left corner of its box).
 #[derive(Debug, Clone, Copy)]
@@ -86,7 +86,8 @@ impl Table {
     /// The table of `groups` on a `rows` x `cols` board where a ship forbids the cells
     /// within `reach` (0 or 1) of its own.
     pub fn new(rows: usize, cols: usize, groups: &[Group], reach: usize) -> Table {
-        let cells = rows * cols;
+        let bay = Bay::new(rows, cols);
+        let cells = bay.cells();
         let words = cells.div_ceil(64);
         let mut slots = vec![0];
         let mut offsets = Vec::new();
@@ -131,15 +132,7 @@ impl Table {
                     let cells_of: Vec<usize> =
                         t.offsets.get(slot).map_or(Vec::new(), |o| o.iter().map(|&d| i + d).collect());
                     let mut halo = Vec::new();
-                    for &cell in &cells_of {
-                        let p = Position::from_index(cell, cols);
-                        halo.push(cell);
-                        if reach > 0 {
-                            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
-                                halo.push(n.index(cols));
-                            }
-                        }
-                    }
+                    bay.for_each_forbidden(cells_of.iter().map(|&c| bay.position(c)), reach, |h| halo.push(h));
                     halo.sort_unstable();
                     halo.dedup();
                     let ring: Vec<usize> = halo.iter().copied().filter(|h| !cells_of.contains(h)).collect();

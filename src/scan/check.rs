@@ -176,10 +176,10 @@ impl Lines<'_> {
 
     /// Hits in a line from `from` (excluded) towards `dir`.
     fn towards(&self, from: Position, dir: Direction) -> usize {
-        let (rows, cols) = (self.known.rows(), self.known.cols());
+        let bay = self.known.bay();
         let mut n = 0;
         let mut p = from;
-        while let Some(q) = p.step(dir, rows, cols).filter(|&q| self.is_hit(q)) {
+        while let Some(q) = bay.step(p, dir).filter(|&q| self.is_hit(q)) {
             n += 1;
             p = q;
         }
@@ -201,8 +201,7 @@ impl Lines<'_> {
 
     /// A hit diagonal to the cell.
     fn diagonal_hit(&self) -> Option<Position> {
-        let (rows, cols) = (self.known.rows(), self.known.cols());
-        self.pos.diagonals(rows, cols).find(|&d| self.known.state(d) == CellState::Hit)
+        self.known.bay().diagonals(self.pos).find(|&d| self.known.state(d) == CellState::Hit)
     }
 
     /// A cell of a sunk ship beside the cell (ships never touch: a sunk ship is the line
@@ -212,10 +211,10 @@ impl Lines<'_> {
         if log.sunk.is_empty() {
             return None;
         }
-        let (rows, cols) = (self.known.rows(), self.known.cols());
-        let is_sunk = |p: Position| log.sunk.iter().any(|s| s.cell as usize == p.index(cols));
-        for dir in [Direction::N, Direction::E, Direction::S, Direction::W] {
-            let Some(next) = self.pos.step(dir, rows, cols).filter(|&q| self.known.state(q) == CellState::Hit) else {
+        let bay = self.known.bay();
+        let is_sunk = |p: Position| log.sunk.iter().any(|s| s.cell as usize == bay.index(p));
+        for dir in Direction::ORTHOGONAL {
+            let Some(next) = bay.step(self.pos, dir).filter(|&q| self.known.state(q) == CellState::Hit) else {
                 continue;
             };
             // The line of hits that `next` is part of, along `dir` (the cell excluded).
@@ -224,7 +223,7 @@ impl Lines<'_> {
                 if is_sunk(p) {
                     return Some(next);
                 }
-                match p.step(dir, rows, cols).filter(|&q| self.known.state(q) == CellState::Hit) {
+                match bay.step(p, dir).filter(|&q| self.known.state(q) == CellState::Hit) {
                     Some(q) => p = q,
                     None => break,
                 }

@@ -121,7 +121,7 @@ impl Deduction {
     pub fn known(known: &ScanRecord) -> Deduction {
         let states = || (0..known.rows() * known.cols()).map(|i| known.state_at(i));
         Deduction {
-            water: states().map(|s| matches!(s, CellState::Miss | CellState::Eliminated)).collect(),
+            water: states().map(CellState::is_water).collect(),
             ship: states().map(|s| s == CellState::Hit).collect(),
             remaining: None,
         }
@@ -139,16 +139,17 @@ impl Deduction {
 /// ship of a size the fleet lacks, too little room), or `Unchecked` when the pre is
 /// broken.
 pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> Result<Deduction, DeductionError> {
-    let (rows, cols) = (known.rows(), known.cols());
-    let n = rows * cols;
+    let bay = known.bay();
+    let (rows, cols) = (bay.rows, bay.cols);
+    let n = bay.cells();
     let runs = runs::in_record(known).map_err(DeductionError::Unchecked)?;
     let hits = known.hits();
     let state = |i: usize| known.state_at(i);
     // Water: what is known to be (misses, wrecks), and the diagonals of the hits.
     let Deduction { mut water, ship, .. } = Deduction::known(known);
-    for i in (0..n).filter(|&i| state(i) == CellState::Hit) {
-        for d in Position::from_index(i, cols).diagonals(rows, cols) {
-            let j = d.index(cols);
+    for p in bay.positions().filter(|&p| known.state(p) == CellState::Hit) {
+        for d in p.diagonals(rows, cols) {
+            let j = bay.index(d);
             if let (Some(w), false) = (water.get_mut(j), ship.get(j).copied().unwrap_or(false)) {
                 *w = true;
             }
@@ -157,8 +158,9 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
     // The cells around a sunk ship are water.
     let mut next = wrecks.next_member(0);
     while let Some(i) = next.filter(|&i| i < n) {
-        let p = Position::from_index(i, cols);
-        for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+        let p = bay.position(i);
+        // The wreck's halo: the wreck itself is eliminated and stays out of `water`.
+        for q in bay.around(p) {
             if known.state(q) == CellState::Hit {
                 return Err(DeductionError::TouchesWreck { hit: q, wreck: p });
             }

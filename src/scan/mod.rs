@@ -183,6 +183,12 @@ impl<'a> Scan<'a> {
         self.record.rows()
     }
 
+    /// The bay being scanned.
+    /// Pre: none. Post: `rows()` x `cols()`.
+    pub(crate) fn bay(&self) -> crate::game::bay::Bay {
+        self.record.bay()
+    }
+
     /// Number of columns.
     /// Pre: none. Post: at least 1.
     pub fn cols(&self) -> usize {

@@ -2,6 +2,7 @@
 //! eliminated without a probe, and how many probes it took. Rendered against the board
 //! it gives the judge's final grid.
 
+use crate::game::bay::Bay;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::sonar::Answer;
@@ -37,6 +38,13 @@ impl CellState {
     /// Pre: none. Post: false only for `Unknown`.
     pub fn is_blocked(self) -> bool {
         self != CellState::Unknown
+    }
+
+    /// True for cells known to be water: probed as a miss, or eliminated (wrecks too).
+    /// Pre: none. Post: true exactly for `Miss` and `Eliminated`.
+    #[inline]
+    pub fn is_water(self) -> bool {
+        matches!(self, CellState::Miss | CellState::Eliminated)
     }
 }
 
@@ -184,6 +192,12 @@ impl ScanRecord {
     /// Pre: none. Post: no change.
     pub fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// The bay the record covers.
+    /// Pre: none. Post: `rows()` x `cols()`.
+    pub(crate) fn bay(&self) -> Bay {
+        Bay::new(self.rows, self.cols)
     }
 
     /// Number of columns.

@@ -3,6 +3,7 @@
 //! closed at both ends by water or the edge is a whole ship. Written once, for the
 //! posterior, parity, bayes and `advise`.
 
+use crate::game::bay::Bay;
 use crate::game::position::{Direction, Position};
 use crate::game::ship::MAX_SHIP;
 use crate::scan::record::{CellState, ScanRecord};
@@ -61,12 +62,9 @@ impl Run {
     /// ships that never touch, the run is then a whole ship.
     /// Pre: the run lies on `grid`, `rows` x `cols`. Post: no change.
     pub fn closed(&self, rows: usize, cols: usize, grid: &[CellState]) -> bool {
-        self.ends(rows, cols).iter().all(|e| {
-            matches!(
-                grid.get(e.index(cols)).copied().unwrap_or(CellState::Eliminated),
-                CellState::Miss | CellState::Eliminated
-            )
-        })
+        self.ends(rows, cols)
+            .iter()
+            .all(|e| grid.get(e.index(cols)).copied().unwrap_or(CellState::Eliminated).is_water())
     }
 }
 
@@ -88,9 +86,9 @@ pub fn in_record(known: &ScanRecord) -> Result<Vec<Run>, RunError> {
 /// Pre: none. Post: `Err` for the first diagonal contact (row-major), then the first
 /// line longer than [`MAX_SHIP`].
 pub fn find_where(rows: usize, cols: usize, hit: impl Fn(usize) -> bool) -> Result<Vec<Run>, RunError> {
-    let hit = |p: Position| p.row < rows && p.col < cols && hit(p.index(cols));
-    for i in 0..rows.saturating_mul(cols) {
-        let p = Position::from_index(i, cols);
+    let bay = Bay::new(rows, cols);
+    let hit = |p: Position| bay.contains(p) && hit(bay.index(p));
+    for p in bay.positions() {
         if !hit(p) {
             continue;
         }
@@ -103,8 +101,7 @@ pub fn find_where(rows: usize, cols: usize, hit: impl Fn(usize) -> bool) -> Resu
     }
     // No diagonal contact: every group of hits is a straight line.
     let mut runs = Vec::new();
-    for i in 0..rows.saturating_mul(cols) {
-        let p = Position::from_index(i, cols);
+    for p in bay.positions() {
         let starts = hit(p)
             && !p.step(Direction::W, rows, cols).is_some_and(hit)
             && !p.step(Direction::N, rows, cols).is_some_and(hit);

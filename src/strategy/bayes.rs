@@ -83,10 +83,8 @@ impl Bayes {
     /// The unknown cell to probe: highest probability, then neighbour score, then
     /// row-major order.
     fn choose(scan: &Scan<'_>, post: &Posterior) -> Option<Position> {
-        let (rows, cols) = (scan.rows(), scan.cols());
         let mut best: Option<(f64, u32, Position)> = None;
-        for i in 0..rows * cols {
-            let p = Position::from_index(i, cols);
+        for p in scan.bay().positions() {
             if scan.state(p) != CellState::Unknown || post.is_certain_water(p) {
                 continue;
             }
@@ -145,7 +143,7 @@ impl ScanStrategy for Bayes {
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
         self.estimator.reset(self.seed);
         self.general.reset(self.seed);
-        let (rows, cols) = (scan.rows(), scan.cols());
+        let bay = scan.bay();
         let Some(rules) = posterior_rules(scan) else { return self.hand_over(scan) };
         Bayes::deduce(scan);
         while !scan.is_done() {
@@ -160,18 +158,13 @@ impl ScanStrategy for Bayes {
             };
             // Certain water still unknown becomes eliminated (`eliminate` leaves known
             // cells as they are).
-            for i in 0..rows * cols {
-                let p = Position::from_index(i, cols);
-                if post.is_certain_water(p) {
-                    scan.eliminate(p);
-                }
+            for p in bay.positions().filter(|&p| post.is_certain_water(p)) {
+                scan.eliminate(p);
             }
             let Some(pos) = Bayes::choose(scan, &post) else {
                 return self.hand_over(scan);
             };
-            scan.show_weights("probability", || {
-                (0..rows * cols).map(|i| post.prob(Position::from_index(i, cols))).collect()
-            });
+            scan.show_weights("probability", || bay.positions().map(|p| post.prob(p)).collect());
             scan.probe(pos, Source::Posterior)?;
             Bayes::deduce(scan);
             scan.end_step();

@@ -488,10 +488,8 @@ pub(crate) mod testing {
     /// Asserts that `record` is a finished scan of `board`: every ship cell hit, every
     /// probed-water or eliminated cell water, at most one probe per cell.
     pub(crate) fn assert_finished(board: &Board, record: &ScanRecord) {
-        let (rows, cols) = (board.rows(), board.cols());
-        assert!(record.scans() <= rows * cols);
-        for i in 0..rows * cols {
-            let p = Position::from_index(i, cols);
+        assert!(record.scans() <= board.bay().cells());
+        for p in board.bay().positions() {
             match record.state(p) {
                 CellState::Hit => assert!(board.is_ship(p)),
                 CellState::Miss | CellState::Eliminated => assert!(!board.is_ship(p), "{p} eliminated on a ship"),

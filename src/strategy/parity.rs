@@ -33,6 +33,7 @@
 //! per lattice change.
 
 use super::ScanStrategy;
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::{Direction, Position};
 use crate::game::ship::{MAX_SHIP, MIN_SHIP};
@@ -82,17 +83,16 @@ pub struct Parity {
 /// its own orthogonal neighbours that are water, eliminated or outside the board.
 /// Pre: none. Post: at most 16.
 pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
-    let (rows, cols) = (scan.rows(), scan.cols());
+    let bay = scan.bay();
     let mut score = 0;
-    for dir in Direction::ORTHOGONAL {
-        let Some(u) = pos.step(dir, rows, cols) else { continue };
+    for u in bay.neighbours4(pos) {
         if scan.state(u) != CellState::Unknown {
             continue;
         }
         for d2 in Direction::ORTHOGONAL {
-            score += match u.step(d2, rows, cols) {
+            score += match bay.step(u, d2) {
                 None => 1,
-                Some(w) => u32::from(matches!(scan.state(w), CellState::Miss | CellState::Eliminated)),
+                Some(w) => u32::from(scan.state(w).is_water()),
             };
         }
     }
@@ -153,11 +153,11 @@ fn lattice_need(scan: &Scan<'_>, l: usize) -> Result<Vec<usize>, OutOfMemory> {
 
 /// Unknown cells in a straight line from `pos` (excluded) in direction `dir`, up to `max`.
 fn free_run(scan: &Scan<'_>, pos: Position, dir: Direction, max: usize) -> usize {
-    let (rows, cols) = (scan.rows(), scan.cols());
+    let bay = scan.bay();
     let mut n = 0;
     let mut p = pos;
     while n < max {
-        match p.step(dir, rows, cols) {
+        match bay.step(p, dir) {
             Some(q) if scan.state(q) == CellState::Unknown => {
                 n += 1;
                 p = q;
@@ -303,7 +303,7 @@ impl Parity {
     fn fill_keys(&mut self, scan: &Scan<'_>) -> Result<(), OutOfMemory> {
         let (rows, cols) = (self.rows, self.cols);
         let (l, offset) = (self.spacing.max(1), self.offset);
-        let is_water = |p: Position| matches!(scan.state(p), CellState::Miss | CellState::Eliminated);
+        let is_water = |p: Position| scan.state(p).is_water();
         // The sides of each cell of row `r` that is unknown (0 for the others).
         let sides_of = |r: usize, out: &mut [u8]| {
             for (c, s) in out.iter_mut().enumerate() {
@@ -383,7 +383,7 @@ impl Parity {
         let (rows, cols) = (self.rows, self.cols);
         self.keys.set(pos.index(cols), 0);
         let state = |p: Position| scan.state(p);
-        let is_water = |p: Position| matches!(state(p), CellState::Miss | CellState::Eliminated);
+        let is_water = |p: Position| state(p).is_water();
         let sides: u8 =
             Direction::ORTHOGONAL.iter().map(|&d| pos.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w)))).sum();
         let water = is_water(pos);
@@ -503,9 +503,10 @@ impl Parity {
             return Ok(());
         }
         let run = self.runs.remove(k);
-        let (rows, cols) = (self.rows, self.cols);
-        for p in &run {
-            for n in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
+        let bay = Bay::new(self.rows, self.cols);
+        // The run's halo (its own cells, hits, are not open: eliminating them is a no-op).
+        for &p in &run {
+            for n in bay.around(p) {
                 self.eliminate(scan, n);
             }
         }
@@ -866,8 +867,7 @@ mod tests {
                 for l in 1..=MAX_SHIP {
                     let parity = Parity { spacing: l, rows, cols, ..Parity::default() };
                     let mut plain = vec![0usize; l];
-                    for i in 0..rows * cols {
-                        let q = Position::from_index(i, cols);
+                    for q in Bay::new(rows, cols).positions() {
                         if parity.placements(&scan, q) > 0 {
                             plain[(q.row + q.col) % l] += 1;
                         }

@@ -175,8 +175,8 @@ mod tests {
         // Taken entries do not pile up: 1,600 cells in, 1,500 taken out.
         let matrix = Likelihood::new(rows, cols);
         list.reset(rows, cols).unwrap();
-        for i in 0..rows * cols {
-            list.push(Position::from_index(i, cols), &matrix);
+        for p in crate::game::bay::Bay::new(rows, cols).positions() {
+            list.push(p, &matrix);
         }
         for i in 0..1500 {
             assert_eq!(list.pop_live(&matrix), Some(Position::from_index(i, cols)));

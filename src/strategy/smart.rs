@@ -189,7 +189,7 @@ mod tests {
     /// The statement's algorithm with a plain `Vec` as boardList.
     fn reference(board: &Board) -> (usize, Vec<Position>, Vec<Position>) {
         let (rows, cols) = (board.rows(), board.cols());
-        let mut list: Vec<Position> = (0..rows * cols).map(|i| Position::from_index(i, cols)).collect();
+        let mut list: Vec<Position> = board.bay().positions().collect();
         let mut count = board.ship_cells();
         let (mut probed, mut eliminated) = (Vec::new(), Vec::new());
         while count > 0 {

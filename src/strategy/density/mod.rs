@@ -29,6 +29,7 @@
 mod small;
 
 use super::ScanStrategy;
+use crate::game::bay::Bay;
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
@@ -95,7 +96,7 @@ impl Density {
         if afloat.left(k) == 0 || at.row + shape.rows() > self.rows || at.col + shape.cols() > self.cols {
             return 0;
         }
-        let (rows, cols) = (self.rows, self.cols);
+        let bay = Bay::new(self.rows, self.cols);
         let mut weight = 1u64;
         let mut open = false;
         for (dr, dc) in shape.cells() {
@@ -105,7 +106,7 @@ impl Density {
                 CellState::Hit if !afloat.is_sunk(p) => weight = weight.saturating_mul(HIT_WEIGHT),
                 _ => return 0,
             }
-            if !rules.touch() && p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)).any(|q| afloat.is_sunk(q)) {
+            if !rules.touch() && bay.neighbours8(p).any(|q| afloat.is_sunk(q)) {
                 return 0;
             }
         }
@@ -377,17 +378,9 @@ impl ScanStrategy for Density {
                     // Positions through the ship (and its neighbours, when ships may not
                     // touch), and every position of its kind if none of it is afloat now.
                     let mut more: HashSet<Spot> = HashSet::new();
-                    let mut around = Vec::new();
-                    for c in ship.cells() {
-                        around.push(c);
-                        if !rules.touch() {
-                            around.extend(c.orthogonals(rows, cols).chain(c.diagonals(rows, cols)));
-                        }
-                    }
+                    let bay = scan.bay();
                     let mut found = Vec::new();
-                    for c in around {
-                        self.covering(c, &mut found);
-                    }
+                    bay.for_each_forbidden(ship.cells(), rules.reach(), |c| self.covering(bay.position(c), &mut found));
                     if next.left(k) == 0 {
                         for (s, shape) in self.shapes.get(k).cloned().unwrap_or_default().iter().enumerate() {
                             for r in 0..=rows.saturating_sub(shape.rows()) {

@@ -19,6 +19,7 @@
 //! plays it.
 
 use super::{next_to_a_hit, HIT_WEIGHT};
+use crate::game::bay::Bay;
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
@@ -45,6 +46,9 @@ pub(super) struct Small {
     /// answer).
     built: bool,
     pub(super) ready: bool,
+    /// Per cell, its halo as a mask (itself and its 8 neighbours: [`Bay::around`]),
+    /// built once per bay.
+    halos: Vec<u128>,
     /// Every position: its cells, and its kind.
     masks: Vec<u128>,
     kinds: Vec<usize>,
@@ -108,6 +112,13 @@ fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
 }
 
 impl Small {
+    /// The halo of a ship of cells `ship`: the union of its cells' halos (the mask form
+    /// of [`Bay::halo`]).
+    /// Pre: `prepare` built the table for the bay of `ship`. Post: cells of the bay.
+    fn halo(&self, ship: u128) -> u128 {
+        bits(ship).fold(0, |m, i| m | self.halos.get(i).copied().unwrap_or(0))
+    }
+
     /// Builds (or keeps) the table of positions for a `rows` x `cols` bay and these
     /// shapes of each kind.
     /// Pre: none. Post: `Ok(true)` when the fast path can play this bay and fleet with
@@ -127,6 +138,11 @@ impl Small {
         let cells = rows * cols;
         if cells == 0 || cells > MAX_CELLS {
             return Ok(false);
+        }
+        let bay = Bay::new(rows, cols);
+        self.halos.clear();
+        for p in bay.positions() {
+            memory::push(&mut self.halos, bay.around(p).fold(0u128, |m, q| m | bit(bay.index(q))))?;
         }
         let mut count = vec![0usize; cells];
         for (k, kind) in shapes.iter().enumerate() {
@@ -195,7 +211,8 @@ struct Known {
     /// Cells a position may not cover: known water, cells of sunk ships, and (when
     /// ships may not touch) the cells around sunk ships.
     barred: u128,
-    /// The cells around sunk ships (when ships may not touch).
+    /// The halos of sunk ships: their cells and the cells around (when ships may not
+    /// touch; the cells themselves are in `sunk` too).
     halo: u128,
     /// Every cell of the bay.
     all: u128,
@@ -250,13 +267,7 @@ impl Game<'_> {
         if self.rules.touch() {
             return;
         }
-        let (rows, cols) = (self.small.rows, self.small.cols);
-        for i in bits(ship) {
-            let p = Position::from_index(i, cols);
-            for q in p.orthogonals(rows, cols).chain(p.diagonals(rows, cols)) {
-                known.halo |= bit(q.index(cols));
-            }
-        }
+        known.halo |= self.small.halo(ship);
     }
 
     /// The unknown cell of the highest total: the first among equals, or with random
@@ -394,5 +405,28 @@ impl Game<'_> {
             scan.end_step();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::position::Orientation;
+
+    #[test]
+    fn halo_masks_are_the_bays_halos() {
+        let mut rng = Rng::new(9);
+        let shapes = vec![vec![Shape::straight(1, Orientation::East)]];
+        for (rows, cols) in [(1, 1), (1, 9), (9, 1), (3, 4), (8, 8), (10, 10), (11, 11), (1, 128), (128, 1)] {
+            let mut small = Small::default();
+            assert!(small.prepare(rows, cols, &shapes).unwrap());
+            let bay = Bay::new(rows, cols);
+            for _ in 0..100 {
+                let ship: u128 = (0..rows * cols).filter(|_| rng.below(10) == 0).fold(0, |m, i| m | bit(i));
+                let plain =
+                    bay.halo_indices(bits(ship).map(|i| bay.position(i))).into_iter().fold(0, |m, i| m | bit(i));
+                assert_eq!(small.halo(ship), plain, "{rows}x{cols} {ship:#x}");
+            }
+        }
     }
 }

@@ -6,6 +6,8 @@
 //! process.
 
 use super::instance::Instance;
+use crate::game::bay::Bay;
+use crate::game::cellset::CellSet;
 use crate::game::position::{Orientation, Position};
 use crate::game::rng::Rng;
 use crate::game::ship::{Ship, MAX_SHIP};
@@ -245,7 +247,8 @@ fn large_board(strategy: &str) -> Instance {
 /// none is free (not on or next to another ship).
 /// Pre: `rows, cols >= 1`. Post: the ships form a valid board.
 fn place(rows: usize, cols: usize, wanted: u64, rng: &mut Rng) -> Vec<Ship> {
-    let mut blocked = vec![false; rows * cols];
+    let bay = Bay::new(rows, cols);
+    let mut blocked = CellSet::new(bay.cells());
     let mut ships = Vec::new();
     let longest = MAX_SHIP.min(rows.max(cols)) as u64;
     for _ in 0..wanted {
@@ -263,21 +266,10 @@ fn place(rows: usize, cols: usize, wanted: u64, rng: &mut Rng) -> Vec<Ship> {
             let c = rng.below((cols + 1 - w) as u64) as usize;
             let orientation = if south { Orientation::South } else { Orientation::East };
             let ship = Ship::new(Position::new(r, c), size, orientation);
-            if ship.cells().any(|p| blocked.get(p.index(cols)).copied().unwrap_or(true)) {
+            if ship.cells().any(|p| !bay.contains(p) || blocked.contains(bay.index(p))) {
                 continue;
             }
-            for p in ship.cells() {
-                for dr in 0..3 {
-                    for dc in 0..3 {
-                        let (rr, cc) = ((p.row + dr).wrapping_sub(1), (p.col + dc).wrapping_sub(1));
-                        if rr < rows && cc < cols {
-                            if let Some(b) = blocked.get_mut(rr * cols + cc) {
-                                *b = true;
-                            }
-                        }
-                    }
-                }
-            }
+            bay.forbid(&mut blocked, ship.cells(), 1);
             ships.push(ship);
             break;
         }
