@@ -49,6 +49,9 @@ pub(super) struct Small {
     /// Every position: its cells, and its kind.
     masks: Vec<u128>,
     kinds: Vec<usize>,
+    /// The positions of kind `k`: `kind_starts[k]..kind_starts[k + 1]` (each kind's
+    /// positions are listed together).
+    kind_starts: Vec<usize>,
     /// The positions through cell `i`: `through[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
     through: Vec<u32>,
@@ -130,7 +133,9 @@ impl Small {
             return Ok(false);
         }
         let mut count = vec![0usize; cells];
+        self.kind_starts.clear();
         for (k, kind) in shapes.iter().enumerate() {
+            self.kind_starts.push(self.masks.len());
             for shape in kind {
                 if shape.rows() > rows || shape.cols() > cols {
                     continue;
@@ -149,6 +154,7 @@ impl Small {
                 }
             }
         }
+        self.kind_starts.push(self.masks.len());
         self.starts.clear();
         let mut at = 0;
         for &n in &count {
@@ -395,20 +401,22 @@ impl Game<'_> {
             }
         }
         known.bar();
-        if let Some((changed, gone)) = sank {
-            for p in 0..positions {
-                let (mask, kind) = (self.small.masks.get(p), self.small.kinds.get(p));
-                if mask.is_some_and(|&m| m & changed != 0) || kind == Some(&gone) {
-                    self.refresh(p, known);
-                }
-            }
-        } else {
-            let (from, to) = (self.small.starts.get(i).copied(), self.small.starts.get(i + 1).copied());
+        // The positions through each changed cell, and every one of a kind gone: a
+        // position met twice is refreshed twice, the second time with no change.
+        let (changed, gone) = sank.unwrap_or((bit(i), usize::MAX));
+        for c in bits(changed) {
+            let (from, to) = (self.small.starts.get(c).copied(), self.small.starts.get(c + 1).copied());
             if let (Some(from), Some(to)) = (from, to) {
                 for j in from..to {
                     let p = self.small.through.get(j).map_or(usize::MAX, |&p| p as usize);
                     self.refresh(p, known);
                 }
+            }
+        }
+        let (from, to) = (self.small.kind_starts.get(gone).copied(), self.small.kind_starts.get(gone + 1).copied());
+        if let (Some(from), Some(to)) = (from, to) {
+            for p in from..to.min(positions) {
+                self.refresh(p, known);
             }
         }
     }
