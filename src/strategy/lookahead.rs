@@ -9,6 +9,13 @@
 //! out; what is left is why the layouts must be many: with too few, the noise picks worse
 //! cells than density's (report/results.md, "Classic Battleship").
 //!
+//! The layouts are drawn [`BATCH`] at a time, up to [`LAYOUTS`]: a candidate whose
+//! scans exceed the leader's by more than [`ELIMINATE`] standard errors of their paired
+//! difference is dropped after a batch, and drawing stops when one is left. It looks
+//! ahead only while a ship is hit and afloat ([`Lookahead::hunting`]). The rollouts are
+//! density's fast path without a scan (`density::small::Rollouts`), the candidates'
+//! games of a layout played in step and joined where they meet.
+//!
 //! Each probe plays thousands of games of density, so it plays boards of at most
 //! [`LOOKAHEAD_CELLS`] cells (density's fast path) and costs seconds a game: `all` leaves
 //! it out ([`super::Entry::in_all`]). Without a fleet to draw layouts of, or when the
