@@ -9,12 +9,15 @@
 //! out; what is left is why the layouts must be many: with too few, the noise picks worse
 //! cells than density's (report/results.md, "Classic Battleship").
 //!
-//! The layouts are drawn [`BATCH`] at a time, up to [`LAYOUTS`]: a candidate whose
-//! scans exceed the leader's by more than [`ELIMINATE`] standard errors of their paired
-//! difference is dropped after a batch, and drawing stops when one is left. It looks
-//! ahead only while a ship is hit and afloat ([`Lookahead::hunting`]). The rollouts are
-//! density's fast path without a scan (`density::small::Rollouts`), the candidates'
-//! games of a layout played in step and joined where they meet.
+//! The rollouts are density's fast path without a scan (`density::small::Rollouts`),
+//! the candidates' games of a layout played in step and joined where they meet: the
+//! same choices as playing each rollout through a scan, at a fraction of the cost. The
+//! strategy weighs every candidate on all [`LAYOUTS`] layouts at every probe. Drawing
+//! [`BATCH`] at a time and dropping a candidate whose scans exceed the leader's by more
+//! than [`ELIMINATE`] standard errors, or looking ahead only while a ship is hit and
+//! afloat ([`Lookahead::hunting`]), are there to experiment with
+//! ([`Lookahead::with_search`]): measured held out, they cost less but lost most of the
+//! gain (report/results.md).
 //!
 //! Each probe plays thousands of games of density, so it plays boards of at most
 //! [`LOOKAHEAD_CELLS`] cells (density's fast path) and costs seconds a game: `all` leaves
@@ -73,18 +76,20 @@ pub struct Lookahead {
 }
 
 impl Lookahead {
-    /// A lookahead drawing up to [`LAYOUTS`] layouts a probe, [`BATCH`] at a time, its
-    /// draws fixed by `seed`.
+    /// A lookahead weighing its candidates on [`LAYOUTS`] layouts a probe, at every
+    /// probe, its draws fixed by `seed` (the choices of the plain one-step lookahead:
+    /// drawing in batches with elimination, or only while a ship is hit, costs less but
+    /// lost most of the gain when measured; see [`Lookahead::with_search`]).
     /// Pre: none. Post: two scanners with the same seed play the same games.
     pub fn new(seed: u64) -> Lookahead {
-        Lookahead::with_search(seed, LAYOUTS, BATCH, ELIMINATE)
+        Lookahead::with_layouts(seed, LAYOUTS)
     }
 
-    /// A lookahead drawing up to `layouts` layouts a probe (experiments, tests), in
-    /// batches of at most [`BATCH`].
+    /// A lookahead weighing its candidates on `layouts` layouts a probe, in one batch
+    /// (experiments, tests).
     /// Pre: none. Post: as [`Lookahead::new`]; with `layouts` 0 it plays density's cells.
     pub fn with_layouts(seed: u64, layouts: usize) -> Lookahead {
-        Lookahead::with_search(seed, layouts, BATCH, ELIMINATE)
+        Lookahead::with_search(seed, layouts, layouts, ELIMINATE).hunting(true)
     }
 
     /// A lookahead drawing up to `layouts` layouts a probe, `batch` at a time, dropping
