@@ -9,11 +9,22 @@
 //! out; what is left is why the layouts must be many: with too few, the noise picks worse
 //! cells than density's (report/results.md, "Classic Battleship").
 //!
+//! The rollouts are density's fast path without a scan (`density::small::Rollouts`),
+//! the candidates' games of a layout played in step and joined where they meet: the
+//! same choices as playing each rollout through a scan, at a fraction of the cost. The
+//! strategy weighs every candidate on all [`LAYOUTS`] layouts at every probe. Drawing
+//! [`BATCH`] at a time and dropping a candidate whose scans exceed the leader's by more
+//! than [`ELIMINATE`] standard errors, or looking ahead only while a ship is hit and
+//! afloat ([`Lookahead::hunting`]), are there to experiment with
+//! ([`Lookahead::with_search`]): measured held out, they cost less but lost most of the
+//! gain (report/results.md).
+//!
 //! Each probe plays thousands of games of density, so it plays boards of at most
 //! [`LOOKAHEAD_CELLS`] cells (density's fast path) and costs seconds a game: `all` leaves
 //! it out ([`super::Entry::in_all`]). Without a fleet to draw layouts of, or when the
 //! posterior cannot be sampled, it probes density's cell.
 
+use super::afloat::Afloat;
 use super::bayes::posterior_rules;
 use super::{Density, ScanStrategy};
 use crate::game::board::Board;
@@ -29,16 +40,27 @@ use crate::scan::{Scan, ScanError};
 /// How many of density's best cells are weighed at each probe.
 pub const CANDIDATES: usize = 5;
 
-/// How many layouts each probe draws. Choosing on 8,192 gains about half a scan a classic
+/// The most layouts a probe draws. Choosing on 8,192 gains about half a scan a classic
 /// game over density; on 2,048 it loses a fifth of one (report/results.md).
 pub const LAYOUTS: usize = 8192;
+
+/// The layouts drawn at a time: after each batch, the candidates clearly worse than the
+/// leader are dropped ([`ELIMINATE`]), and the probe is settled once one is left.
+pub const BATCH: usize = 1024;
+
+/// How many standard errors a candidate's paired loss to the leader must exceed for it
+/// to be dropped.
+pub const ELIMINATE: f64 = 2.0;
 
 /// The lookahead scanner.
 #[derive(Debug, Clone)]
 pub struct Lookahead {
     seed: u64,
-    /// Layouts drawn at each probe.
+    /// The most layouts drawn at each probe.
     layouts: usize,
+    /// Layouts drawn at a time, and the standard errors that drop a candidate.
+    batch: usize,
+    eliminate: f64,
     /// Draws the layouts (uniform prior: every layout that agrees equally likely).
     estimator: Estimator,
     /// Ranks the candidates and plays the rollouts (and the game, when the posterior
@@ -46,31 +68,69 @@ pub struct Lookahead {
     density: Density,
     /// The layouts of the probe being weighed (kept to reuse their memory).
     drawn: Vec<SampledLayout>,
+    /// Rollouts played since the scanner was made (one candidate on one layout each).
+    played: u64,
+    /// Whether it looks ahead while no ship is hit and afloat (hunting), or plays
+    /// density's cell then.
+    hunting: bool,
 }
 
 impl Lookahead {
-    /// A lookahead drawing [`LAYOUTS`] layouts a probe, its draws fixed by `seed`.
+    /// A lookahead weighing its candidates on [`LAYOUTS`] layouts a probe, at every
+    /// probe, its draws fixed by `seed` (the choices of the plain one-step lookahead:
+    /// drawing in batches with elimination, or only while a ship is hit, costs less but
+    /// lost most of the gain when measured; see [`Lookahead::with_search`]).
     /// Pre: none. Post: two scanners with the same seed play the same games.
     pub fn new(seed: u64) -> Lookahead {
         Lookahead::with_layouts(seed, LAYOUTS)
     }
 
-    /// A lookahead drawing `layouts` layouts a probe (experiments, tests).
+    /// A lookahead weighing its candidates on `layouts` layouts a probe, in one batch
+    /// (experiments, tests).
     /// Pre: none. Post: as [`Lookahead::new`]; with `layouts` 0 it plays density's cells.
     pub fn with_layouts(seed: u64, layouts: usize) -> Lookahead {
+        Lookahead::with_search(seed, layouts, layouts, ELIMINATE).hunting(true)
+    }
+
+    /// A lookahead drawing up to `layouts` layouts a probe, `batch` at a time, dropping
+    /// a candidate whose paired loss to the leader exceeds `eliminate` standard errors
+    /// (experiments; `batch` at least `layouts`: one batch, every candidate weighed on
+    /// every layout).
+    /// Pre: none. Post: as [`Lookahead::new`].
+    pub fn with_search(seed: u64, layouts: usize, batch: usize, eliminate: f64) -> Lookahead {
         let settings = Settings { prior: Prior::Uniform, samples: layouts.max(1), ..Settings::default() };
         Lookahead {
             seed,
             layouts,
+            batch: batch.max(1),
+            eliminate,
             estimator: Estimator::with_settings(seed, settings),
             density: Density::default(),
             drawn: Vec::new(),
+            played: 0,
+            hunting: false,
         }
+    }
+
+    /// The same lookahead, looking ahead while hunting too (`true`: at every probe) or
+    /// only while a ship is hit and afloat (`false`, the default: most of what one step
+    /// gains is there, and hunting's rollouts are the longest).
+    /// Pre: none. Post: as [`Lookahead::new`].
+    pub fn hunting(self, hunting: bool) -> Lookahead {
+        Lookahead { hunting, ..self }
+    }
+
+    /// Rollouts played so far (one candidate played out on one layout each): the cost.
+    /// Pre: none. Post: never decreases.
+    pub fn played(&self) -> u64 {
+        self.played
     }
 
     /// Draws `n` layouts that agree with `scan`'s record under `rules` (whose fleet is
     /// the scan's) and appends to `rows`, for each, its weight (the batch's weights sum
-    /// to `n`) and the scans density needs after each of `cands` is probed on it.
+    /// to `n`) and the scans density needs after each of `cands` is probed on it (on
+    /// density's fast path, where the candidates' games all meet, one count for all:
+    /// their differences, all a choice weighs, are those of the scans).
     /// Pre: `cands` are unknown cells of `scan`. Post: false, and `rows` as it was, when
     /// no layout could be drawn.
     pub fn roll_out(
@@ -89,33 +149,152 @@ impl Lookahead {
             return false;
         }
         let before = rows.len();
-        for layout in &drawn {
-            let Ok(board) = Board::with_rules(scan.rows(), scan.cols(), layout.ships.clone(), rules) else { continue };
-            let scans: Option<Vec<f64>> =
-                cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
-            if let Some(scans) = scans {
-                rows.push((layout.weight * n as f64, scans));
+        let boards = drawn.iter().filter_map(|l| {
+            Some((l.weight, Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules).ok()?))
+        });
+        if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
+            // Density's fast path: every candidate on a layout from one copy of the state.
+            let mut scans = Vec::with_capacity(cands.len());
+            for (weight, board) in boards {
+                scans.clear();
+                self.played += cands.len() as u64;
+                if fast.play(&board, cands, &mut scans) {
+                    rows.push((weight * n as f64, scans.iter().map(|&s| s as f64).collect()));
+                }
+            }
+        } else {
+            for (weight, board) in boards {
+                self.played += cands.len() as u64;
+                let scans: Option<Vec<f64>> =
+                    cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
+                if let Some(scans) = scans {
+                    rows.push((weight * n as f64, scans));
+                }
             }
         }
         self.drawn = drawn;
         rows.len() > before
     }
 
-    /// The cell to probe in `scan`'s state under `rules` (whose fleet is the scan's).
-    /// Pre: the scan is not done. Post: an unknown cell; density's when no other
-    /// candidate needs fewer scans on average over the layouts drawn.
-    fn choose(&mut self, scan: &Scan<'_>, rules: &Rules) -> Result<Position, ScanError> {
+    /// The cell lookahead probes in `scan`'s state, and density's (the first of its
+    /// candidates): what `run` probes, for measurements that weigh each choice.
+    /// Pre: the scan is not done. Post: unknown cells.
+    pub fn decide(&mut self, scan: &Scan<'_>) -> Result<(Position, Position), ScanError> {
         let cands = self.density.ranked(scan, CANDIDATES)?;
         let Some(&first) = cands.first() else { return Err(scan.exhausted()) };
-        if cands.len() == 1 || self.layouts == 0 || self.estimator.work() > BAYES_GAME_WORK {
-            return Ok(first);
-        }
-        let mut rows = Vec::new();
-        if !self.roll_out(scan, rules, &cands, self.layouts, &mut rows) {
-            return Ok(first);
-        }
-        Ok(cands.get(best_gain(&rows, cands.len()).0).copied().unwrap_or(first))
+        let Some(rules) = posterior_rules(scan) else { return Ok((first, first)) };
+        Ok((self.choose(scan, &rules, &cands), first))
     }
+
+    /// The cell to probe in `scan`'s state under `rules` (whose fleet is the scan's)
+    /// among `cands`, density's ranking. Layouts are drawn a batch at a time, every
+    /// candidate still in play played out on each; after each batch a candidate whose
+    /// scans exceed the leader's (the fewest on average) by more than `eliminate`
+    /// standard errors of their paired difference is dropped, and drawing stops when
+    /// one candidate is left or `layouts` are drawn. With one batch this is the plain
+    /// rule: the fewest scans on average over the layouts.
+    /// Pre: `cands` are unknown cells. Post: one of `cands`; the first when no other
+    /// needs fewer scans on average over the layouts drawn.
+    fn choose(&mut self, scan: &Scan<'_>, rules: &Rules, cands: &[Position]) -> Position {
+        let Some(&first) = cands.first() else { return scan_first(scan) };
+        if cands.len() == 1 || self.layouts == 0 || self.estimator.work() > BAYES_GAME_WORK {
+            return first;
+        }
+        if !self.hunting && !hit_afloat(scan, rules) {
+            return first;
+        }
+        // Each layout's weight and scans for each candidate (NaN once it is dropped).
+        let mut rows: Vec<(f64, Vec<f64>)> = Vec::new();
+        let mut batch = Vec::new();
+        let mut active: Vec<usize> = (0..cands.len()).collect();
+        let mut drawn = 0;
+        while drawn < self.layouts && active.len() > 1 {
+            let n = self.batch.min(self.layouts - drawn);
+            let playing: Vec<Position> = active.iter().filter_map(|&j| cands.get(j).copied()).collect();
+            batch.clear();
+            if !self.roll_out(scan, rules, &playing, n, &mut batch) {
+                break;
+            }
+            drawn += n;
+            for (w, scans) in batch.drain(..) {
+                let mut row = vec![f64::NAN; cands.len()];
+                for (&j, v) in active.iter().zip(scans) {
+                    if let Some(slot) = row.get_mut(j) {
+                        *slot = v;
+                    }
+                }
+                rows.push((w, row));
+            }
+            active = still_in_play(&rows, &active, self.eliminate);
+        }
+        cands.get(leader(&rows, &active)).copied().unwrap_or(first)
+    }
+}
+
+/// True when a hit of `scan` is not a cell of a ship known sunk (under `rules`, whose
+/// fleet is the scan's): a ship is hit and afloat.
+fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
+    let record = scan.record();
+    let hits = record.hits();
+    if hits == 0 {
+        return false;
+    }
+    let Ok(afloat) = Afloat::from_record(record, rules, Some(rules.fleet())) else { return true };
+    let cols = scan.cols();
+    (0..scan.rows() * cols)
+        .map(|i| Position::from_index(i, cols))
+        .any(|p| scan.state(p) == crate::scan::record::CellState::Hit && !afloat.is_sunk(p))
+}
+
+/// A cell to probe when there is nothing to choose from: the first unknown one.
+fn scan_first(scan: &Scan<'_>) -> Position {
+    let cols = scan.cols();
+    (0..scan.rows() * cols)
+        .map(|i| Position::from_index(i, cols))
+        .find(|&p| scan.state(p) == crate::scan::record::CellState::Unknown)
+        .unwrap_or(Position::new(0, 0))
+}
+
+/// The weighted mean over `rows` of candidate `j`'s scans less candidate `l`'s, and its
+/// standard error (the rows' weights make an effective sample size).
+/// Pre: both candidates were played on every row. Post: (0, 0) without rows.
+pub fn paired(rows: &[(f64, Vec<f64>)], j: usize, l: usize) -> (f64, f64) {
+    let diff = |r: &Vec<f64>| r.get(j).copied().unwrap_or(0.0) - r.get(l).copied().unwrap_or(0.0);
+    let (total, squares): (f64, f64) = rows.iter().fold((0.0, 0.0), |(t, q), (w, _)| (t + w, q + w * w));
+    if total <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let mean = rows.iter().map(|(w, r)| w * diff(r)).sum::<f64>() / total;
+    let var = rows.iter().map(|(w, r)| w * (diff(r) - mean).powi(2)).sum::<f64>() / total;
+    (mean, (var * squares / (total * total)).sqrt())
+}
+
+/// The leader of the candidates `active` (played on every row): the fewest scans on
+/// average, the first among equals.
+/// Pre: `active` is in increasing order. Post: one of `active`; 0 when it is empty.
+pub fn leader(rows: &[(f64, Vec<f64>)], active: &[usize]) -> usize {
+    let mut best = active.first().copied().unwrap_or(0);
+    for &j in active.iter().skip(1) {
+        if paired(rows, j, best).0 < 0.0 {
+            best = j;
+        }
+    }
+    best
+}
+
+/// The candidates of `active` that stay in play: the leader, and every one whose scans
+/// exceed the leader's by at most `z` standard errors.
+/// Pre: as [`leader`]. Post: a subsequence of `active`, never empty when it is not.
+pub fn still_in_play(rows: &[(f64, Vec<f64>)], active: &[usize], z: f64) -> Vec<usize> {
+    let top = leader(rows, active);
+    active
+        .iter()
+        .copied()
+        .filter(|&j| {
+            let (loss, se) = paired(rows, j, top);
+            j == top || loss <= z * se
+        })
+        .collect()
 }
 
 /// The weighted mean over `rows` of what candidate `j` saves over the first (density's
@@ -181,7 +360,11 @@ impl ScanStrategy for Lookahead {
         self.estimator.reset(self.seed);
         let Some(rules) = posterior_rules(scan) else { return self.density.run(scan) };
         while !scan.is_done() {
-            let cell = self.choose(scan, &rules)?;
+            let cands = self.density.ranked(scan, CANDIDATES)?;
+            if cands.is_empty() {
+                return Err(scan.exhausted());
+            }
+            let cell = self.choose(scan, &rules, &cands);
             scan.probe(cell, Source::Density)?;
             scan.end_step();
         }
@@ -238,5 +421,62 @@ mod tests {
         assert_eq!(best_gain(&tied, 2), (0, 0.0));
         assert_eq!(mean_gain(&[], 1), 0.0);
         assert_eq!(mean_gain(&rows, 7), 0.0);
+    }
+}
+
+#[cfg(test)]
+mod rollout_tests {
+    use super::*;
+    use crate::game::rng::Rng;
+    use crate::strategy::testing::game_boards;
+
+    #[test]
+    fn the_fast_rollouts_differ_as_the_plain_ones_do() {
+        // From states along density's games (after a random number of its probes), on
+        // layouts drawn from the posterior: density's fast-path rollouts, in step and
+        // joined where they meet, give every candidate the plain rollout's scans (a scan
+        // resumed and played by density) less a count common to all candidates.
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        // One density for every state, as the strategy keeps one.
+        let mut fast_density = Density::default();
+        for name in ["classic", "russian", "starwars", "problem-g"] {
+            let rules = Rules::preset(name).unwrap();
+            let (rows, cols) = if name == "starwars" { (12, 10) } else { (10, 10) };
+            for board in game_boards(&rules, rows, cols, 31, 12) {
+                let probes = crate::strategy::testing::probes_of(&mut Density::default(), &board);
+                let upto = rng.below(probes.len() as u64) as usize;
+                let mut referee = Referee::new(&board);
+                let mut silent = Silent;
+                let mut scan = Scan::new(&mut referee, &mut silent);
+                for &(p, _) in &probes[..upto] {
+                    scan.probe(p, Source::Density).unwrap();
+                }
+                let Some(prules) = posterior_rules(&scan) else { continue };
+                let mut ranker = Density::default();
+                let cands = ranker.ranked(&scan, CANDIDATES).unwrap();
+                let mut estimator =
+                    Estimator::with_settings(7, Settings { prior: Prior::Uniform, samples: 64, ..Settings::default() });
+                let mut drawn = Vec::new();
+                let ev = Evidence { known: scan.record(), wrecks: None, rules: &prules };
+                estimator.sample_layouts(&ev, 40, &mut drawn).unwrap();
+                let mut fast = fast_density.rollouts(&scan).unwrap().expect("the fast path");
+                let mut plain = Density::default();
+                for layout in &drawn {
+                    let layout_board = Board::with_rules(rows, cols, layout.ships.clone(), &prules).unwrap();
+                    let want: Vec<usize> = cands
+                        .iter()
+                        .map(|&c| played_out(&mut plain, &layout_board, scan.record(), c).unwrap())
+                        .collect();
+                    let mut got = Vec::new();
+                    assert!(fast.play(&layout_board, &cands, &mut got));
+                    let shift = |v: &[usize]| v.iter().map(|&x| x as i64 - v[0] as i64).collect::<Vec<_>>();
+                    assert_eq!(shift(&got), shift(&want), "{name} after {upto} probes");
+                    assert!(got.iter().zip(&want).all(|(g, w)| g <= w), "{name}: {got:?} {want:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }

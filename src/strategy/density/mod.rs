@@ -289,6 +289,22 @@ impl Density {
         Ok((rules, fleet, afloat))
     }
 
+    /// Density's games played out from `scan`'s state on layouts (lookahead's
+    /// rollouts, [`small::Rollouts`]): `None` when the fast path cannot play this bay
+    /// and fleet (the caller plays each rollout through a scan).
+    /// Pre: none. Post: `Err` when memory runs out.
+    pub(crate) fn rollouts(&mut self, scan: &Scan<'_>) -> Result<Option<small::Rollouts<'_>>, ScanError> {
+        let (rows, cols) = (scan.rows(), scan.cols());
+        if self.random_ties.is_some() || rows * cols > small::MAX_CELLS {
+            return Ok(None);
+        }
+        let (rules, fleet, afloat) = self.prepare(scan)?;
+        if !self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))? {
+            return Ok(None);
+        }
+        small::Rollouts::new(&mut self.small, scan, rules, fleet, afloat).map(Some).map_err(|e| scan.out_of_memory(e))
+    }
+
     /// The `k` unknown cells of the highest totals, highest first and in row-major order
     /// among equals: the first is the cell density probes next (when no position fits
     /// anywhere, that cell alone). Used by lookahead to pick its candidates.

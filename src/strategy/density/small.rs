@@ -18,12 +18,13 @@
 //! positions through a cell could (a ship of 10 cells or more), and the general path
 //! plays it.
 
-use super::{next_to_a_hit, HIT_WEIGHT};
+use super::HIT_WEIGHT;
 use crate::game::bay::Bay;
+use crate::game::board::Board;
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
-use crate::game::rules::Rules;
+use crate::game::rules::{Rules, Sunk};
 use crate::game::shape::Shape;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::Source;
@@ -52,6 +53,9 @@ pub(super) struct Small {
     /// Every position: its cells, and its kind.
     masks: Vec<u128>,
     kinds: Vec<usize>,
+    /// The positions of kind `k`: `kind_starts[k]..kind_starts[k + 1]` (each kind's
+    /// positions are listed together).
+    kind_starts: Vec<usize>,
     /// The positions through cell `i`: `through[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
     through: Vec<u32>,
@@ -145,7 +149,9 @@ impl Small {
             memory::push(&mut self.halos, bay.around(p).fold(0u128, |m, q| m | bit(bay.index(q))))?;
         }
         let mut count = vec![0usize; cells];
+        self.kind_starts.clear();
         for (k, kind) in shapes.iter().enumerate() {
+            self.kind_starts.push(self.masks.len());
             for shape in kind {
                 if shape.rows() > rows || shape.cols() > cols {
                     continue;
@@ -164,6 +170,7 @@ impl Small {
                 }
             }
         }
+        self.kind_starts.push(self.masks.len());
         self.starts.clear();
         let mut at = 0;
         for &n in &count {
@@ -204,6 +211,7 @@ pub(super) struct Game<'a> {
 }
 
 /// What is known, as masks.
+#[derive(Debug, Clone, Copy)]
 struct Known {
     unknown: u128,
     hits: u128,
@@ -316,14 +324,11 @@ impl Game<'_> {
 }
 
 impl Game<'_> {
-    /// Plays the game through `scan` until every ship cell is spotted.
-    /// Pre: `scan` has not been probed yet and is of the size `prepare` was given.
-    /// Post: as [`ScanStrategy::run`](crate::strategy::ScanStrategy::run).
-    pub(super) fn play(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+    /// What `scan` knows, as masks (the ships afloat are this game's `afloat`).
+    fn known_of(&self, scan: &Scan<'_>) -> Known {
         let (rows, cols) = (scan.rows(), scan.cols());
-        let cells = rows * cols;
         let mut known = Known { unknown: 0, hits: 0, sunk: 0, barred: 0, halo: 0, all: 0 };
-        for i in 0..cells {
+        for i in 0..rows * cols {
             let p = Position::from_index(i, cols);
             known.all |= bit(i);
             match scan.state(p) {
@@ -337,74 +342,352 @@ impl Game<'_> {
         }
         self.surround(known.sunk, &mut known);
         known.bar();
+        known
+    }
+
+    /// Sets the table's weights and totals to those of state `known`: copied from a
+    /// start kept, or weighed afresh (and kept).
+    fn weigh(&mut self, known: &Known) -> Result<(), OutOfMemory> {
         let positions = self.small.masks.len();
-        let start = self.start(&known);
+        let cells = self.small.rows * self.small.cols;
+        let start = self.start(known);
         let small = &mut *self.small;
         if let Some(kept) = small.kept.iter().find(|k| Some(k.start) == start) {
             // A start met before: its weights and totals.
             small.weights.clone_from(&kept.weights);
             small.totals.clone_from(&kept.totals);
-        } else {
-            self.small.weights.clear();
-            memory::resize(&mut self.small.weights, positions, 0).map_err(|e| scan.out_of_memory(e))?;
-            self.small.totals.clear();
-            memory::resize(&mut self.small.totals, cells, 0).map_err(|e| scan.out_of_memory(e))?;
-            for p in 0..positions {
-                self.refresh(p, &known);
-            }
-            if let Some(start) = start {
-                self.keep(start).map_err(|e| scan.out_of_memory(e))?;
+            return Ok(());
+        }
+        self.small.weights.clear();
+        memory::resize(&mut self.small.weights, positions, 0)?;
+        self.small.totals.clear();
+        memory::resize(&mut self.small.totals, cells, 0)?;
+        for p in 0..positions {
+            self.refresh(p, known);
+        }
+        match start {
+            Some(start) => self.keep(start),
+            None => Ok(()),
+        }
+    }
+
+    /// The cell density probes in state `known` (its weights and totals in the table):
+    /// the best cell, or when no position fits anywhere the first unknown cell next to
+    /// a hit (see density.rs). `None` when no cell is unknown.
+    fn choose(&mut self, known: &Known) -> Option<usize> {
+        let (i, total) = self.best(known.unknown)?;
+        if total > 0 {
+            return Some(i);
+        }
+        let (rows, cols) = (self.small.rows, self.small.cols);
+        let beside = bits(known.unknown).find(|&j| {
+            Position::from_index(j, cols).orthogonals(rows, cols).any(|q| known.hits & bit(q.index(cols)) != 0)
+        });
+        Some(beside.unwrap_or(i))
+    }
+
+    /// Takes in `answer` to the probe of cell `i`: the masks, the ships afloat, and the
+    /// weights of the positions it changes with the totals.
+    fn apply(&mut self, known: &mut Known, i: usize, answer: Answer) {
+        let (cols, positions) = (self.small.cols, self.small.masks.len());
+        known.unknown &= !bit(i);
+        if answer.is_hit() {
+            known.hits |= bit(i);
+        }
+        // A sunk ship: the cells whose positions change, and its kind if none of it is
+        // afloat now.
+        let mut sank: Option<(u128, usize)> = None;
+        if let Answer::Sunk(kind) = answer {
+            let hits = known.hits;
+            let state = |p: Position| hits & bit(p.index(cols)) != 0;
+            if let Some((k, ship)) =
+                self.afloat.sink(Position::from_index(i, cols), kind, self.rules, Some(self.fleet), state)
+            {
+                let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+                let halo = known.halo;
+                known.sunk |= mask;
+                self.surround(mask, known);
+                let gone = if self.afloat.left(k) == 0 { k } else { usize::MAX };
+                sank = Some((mask | bit(i) | (known.halo & !halo), gone));
             }
         }
+        known.bar();
+        // The positions through each changed cell, and every one of a kind gone: a
+        // position met twice is refreshed twice, the second time with no change.
+        let (changed, gone) = sank.unwrap_or((bit(i), usize::MAX));
+        for c in bits(changed) {
+            let (from, to) = (self.small.starts.get(c).copied(), self.small.starts.get(c + 1).copied());
+            if let (Some(from), Some(to)) = (from, to) {
+                for j in from..to {
+                    let p = self.small.through.get(j).map_or(usize::MAX, |&p| p as usize);
+                    self.refresh(p, known);
+                }
+            }
+        }
+        let (from, to) = (self.small.kind_starts.get(gone).copied(), self.small.kind_starts.get(gone + 1).copied());
+        if let (Some(from), Some(to)) = (from, to) {
+            for p in from..to.min(positions) {
+                self.refresh(p, known);
+            }
+        }
+    }
+
+    /// Plays the game through `scan` until every ship cell is spotted.
+    /// Pre: `scan` is of the size `prepare` was given. Post: as
+    /// [`ScanStrategy::run`](crate::strategy::ScanStrategy::run).
+    pub(super) fn play(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
+        let cols = scan.cols();
+        let mut known = self.known_of(scan);
+        self.weigh(&known).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
-            let Some((i, total)) = self.best(known.unknown) else { return Err(scan.exhausted()) };
-            let mut pos = Position::from_index(i, cols);
-            if total == 0 {
-                // No position fits anywhere, yet ships are afloat (see density.rs).
-                if let Some(p) = next_to_a_hit(scan) {
-                    pos = p;
-                }
-            }
-            let answer = scan.probe(pos, Source::Density)?;
-            let i = pos.index(cols);
-            known.unknown &= !bit(i);
-            if answer.is_hit() {
-                known.hits |= bit(i);
-            }
-            // A sunk ship: the cells whose positions change, and its kind if none of it
-            // is afloat now.
-            let mut sank: Option<(u128, usize)> = None;
-            if let Answer::Sunk(kind) = answer {
-                let state = |p: Position| scan.state(p) == CellState::Hit;
-                if let Some((k, ship)) = self.afloat.sink(pos, kind, self.rules, Some(self.fleet), state) {
-                    let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
-                    let halo = known.halo;
-                    known.sunk |= mask;
-                    self.surround(mask, &mut known);
-                    let gone = if self.afloat.left(k) == 0 { k } else { usize::MAX };
-                    sank = Some((mask | bit(i) | (known.halo & !halo), gone));
-                }
-            }
-            known.bar();
-            if let Some((changed, gone)) = sank {
-                for p in 0..positions {
-                    let (mask, kind) = (self.small.masks.get(p), self.small.kinds.get(p));
-                    if mask.is_some_and(|&m| m & changed != 0) || kind == Some(&gone) {
-                        self.refresh(p, &known);
-                    }
-                }
-            } else {
-                let (from, to) = (self.small.starts.get(i).copied(), self.small.starts.get(i + 1).copied());
-                if let (Some(from), Some(to)) = (from, to) {
-                    for j in from..to {
-                        let p = self.small.through.get(j).map_or(usize::MAX, |&p| p as usize);
-                        self.refresh(p, &known);
-                    }
-                }
-            }
+            let Some(i) = self.choose(&known) else { return Err(scan.exhausted()) };
+            let answer = scan.probe(Position::from_index(i, cols), Source::Density)?;
+            self.apply(&mut known, i, answer);
             scan.end_step();
         }
         Ok(())
+    }
+}
+
+/// A rollout's state as density's play sees it (what is known and which kinds are
+/// afloat): two rollouts of one layout that reach the same key after as many probes
+/// play on alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key {
+    unknown: u128,
+    hits: u128,
+    sunk: u128,
+    /// Ships of each kind afloat, 4 bits a kind.
+    left: u64,
+}
+
+/// One layout as rollouts see it: each ship's cells and the kind a sunk answer names
+/// under named sunk rules, and every ship cell.
+#[derive(Debug, Default)]
+struct Layout {
+    ships: Vec<(u128, Option<usize>)>,
+    all: u128,
+}
+
+impl Layout {
+    /// The answer to a probe of cell `i` when `hits` are the hits before it, as the
+    /// referee gives it (`scan::referee::answer`) under sunk rules `sunk`.
+    fn answer(&self, i: usize, hits: u128, sunk: Sunk) -> Answer {
+        let Some(&(mask, kind)) = self.ships.iter().find(|s| s.0 & bit(i) != 0) else { return Answer::Miss };
+        if sunk == Sunk::None || mask & !(hits | bit(i)) != 0 {
+            return Answer::Hit;
+        }
+        Answer::Sunk(if sunk == Sunk::Named { kind } else { None })
+    }
+}
+
+/// Where one candidate's rollout stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Still playing: the cell it probes next.
+    Playing(usize),
+    /// Every ship cell hit after this many probes.
+    Done(usize),
+    /// In the same state as the rollout of this (earlier) candidate after as many
+    /// probes: it ends as that one does.
+    Joined(usize),
+}
+
+/// One candidate's rollout: its state, weights, totals and ships afloat.
+#[derive(Debug, Clone)]
+struct Lane {
+    known: Known,
+    weights: Vec<u64>,
+    totals: Vec<u64>,
+    afloat: Afloat,
+    stage: Stage,
+    key: Option<Key>,
+}
+
+/// Density's games played out from one state on many layouts, each after one of a few
+/// first cells: lookahead's rollouts, without a scan, a referee or a record. The state's
+/// weights and totals are weighed once, and each rollout starts from a copy of them.
+///
+/// The candidates' rollouts of a layout are played in step, one probe each at a time.
+/// Two that reach the same state after as many probes play on alike (density is a
+/// function of the state), so the later one is joined to the earlier and stops; once
+/// every rollout is joined to one, all end alike and the layout is settled: their
+/// differences, all lookahead weighs, are 0. Candidates often meet within a few probes
+/// (each probes the others' cells soon after its own when they miss), so most layouts
+/// cost a few probes instead of a game per candidate.
+pub(crate) struct Rollouts<'a> {
+    small: &'a mut Small,
+    rules: Rules,
+    fleet: Fleet,
+    /// The state the rollouts start from, with its weights, totals and ships afloat.
+    start: Lane,
+    /// The scans made before the state.
+    scans: usize,
+    /// Density's own draws: none (ties go to the first cell).
+    rng: Option<Rng>,
+    /// One rollout per candidate (kept for their memory).
+    lanes: Vec<Lane>,
+    layout: Layout,
+}
+
+impl<'a> Rollouts<'a> {
+    /// Rollouts from `scan`'s state, `afloat` the ships it leaves afloat, under `rules`
+    /// whose fleet is `fleet`.
+    /// Pre: the table fits the bay ([`Small::prepare`] answered true). Post: `Err` when
+    /// memory runs out.
+    pub(super) fn new(
+        small: &'a mut Small,
+        scan: &Scan<'_>,
+        rules: Rules,
+        fleet: Fleet,
+        afloat: Afloat,
+    ) -> Result<Rollouts<'a>, OutOfMemory> {
+        let mut rng = None;
+        let mut game = Game { small: &mut *small, afloat, fleet: &fleet, rules: &rules, rng: &mut rng };
+        let known = game.known_of(scan);
+        game.weigh(&known)?;
+        let afloat = game.afloat;
+        let start = Lane {
+            known,
+            weights: small.weights.clone(),
+            totals: small.totals.clone(),
+            afloat,
+            stage: Stage::Done(0),
+            key: None,
+        };
+        Ok(Rollouts {
+            small,
+            rules,
+            fleet,
+            start,
+            scans: scan.record().scans(),
+            rng,
+            lanes: Vec::new(),
+            layout: Layout::default(),
+        })
+    }
+
+    /// Plays density out on `board` after each of `cands` first, and appends to `out`
+    /// one count per candidate whose differences are those of the scans density needs
+    /// after each: the scans themselves, but where every candidate's game meets one
+    /// (the same state after as many probes), the same count for all.
+    /// Pre: `board` agrees with the state and is of its bay. Post: false, and `out` as
+    /// it was, when a candidate is not an unknown cell or a game cannot be finished.
+    pub(crate) fn play(&mut self, board: &Board, cands: &[Position], out: &mut Vec<usize>) -> bool {
+        let cols = self.small.cols;
+        self.layout.ships.clear();
+        self.layout.all = 0;
+        for (k, ship) in board.ships().enumerate() {
+            let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+            self.layout.ships.push((mask, board.kind_of(k)));
+            self.layout.all |= mask;
+        }
+        while self.lanes.len() < cands.len() {
+            self.lanes.push(self.start.clone());
+        }
+        for (lane, c) in self.lanes.iter_mut().zip(cands) {
+            let first = c.index(cols);
+            if c.col >= cols || self.start.known.unknown & bit(first) == 0 {
+                return false;
+            }
+            lane.known = self.start.known;
+            lane.weights.copy_from_slice(&self.start.weights);
+            lane.totals.copy_from_slice(&self.start.totals);
+            lane.afloat.copy_from(&self.start.afloat);
+            lane.stage = Stage::Playing(first);
+        }
+        let lanes = &mut self.lanes[..cands.len()];
+        let mut probes = 0;
+        loop {
+            probes += 1;
+            // One probe for every rollout still playing.
+            for lane in lanes.iter_mut() {
+                let Stage::Playing(cell) = lane.stage else { continue };
+                std::mem::swap(&mut lane.weights, &mut self.small.weights);
+                std::mem::swap(&mut lane.totals, &mut self.small.totals);
+                let mut game = Game {
+                    small: &mut *self.small,
+                    afloat: std::mem::take(&mut lane.afloat),
+                    fleet: &self.fleet,
+                    rules: &self.rules,
+                    rng: &mut self.rng,
+                };
+                let answer = self.layout.answer(cell, lane.known.hits, self.rules.sunk());
+                game.apply(&mut lane.known, cell, answer);
+                lane.stage = if self.layout.all & !lane.known.hits == 0 {
+                    Stage::Done(probes)
+                } else {
+                    match game.choose(&lane.known) {
+                        Some(next) => Stage::Playing(next),
+                        None => Stage::Done(usize::MAX),
+                    }
+                };
+                lane.key = game.key(&lane.known);
+                lane.afloat = game.afloat;
+                std::mem::swap(&mut lane.weights, &mut self.small.weights);
+                std::mem::swap(&mut lane.totals, &mut self.small.totals);
+            }
+            // A rollout in the state of an earlier one still playing joins it.
+            for j in 1..lanes.len() {
+                let Some(lane) = lanes.get(j) else { break };
+                if !matches!(lane.stage, Stage::Playing(_)) || lane.key.is_none() {
+                    continue;
+                }
+                let key = lane.key;
+                let met = lanes.iter().take(j).position(|l| matches!(l.stage, Stage::Playing(_)) && l.key == key);
+                if let (Some(l), Some(lane)) = (met, lanes.get_mut(j)) {
+                    lane.stage = Stage::Joined(l);
+                }
+            }
+            let playing = lanes.iter().filter(|l| matches!(l.stage, Stage::Playing(_))).count();
+            let done = lanes.iter().any(|l| matches!(l.stage, Stage::Done(_)));
+            if playing == 0 || (playing == 1 && !done) {
+                // Every game over, or all in one state: they end alike from here.
+                break;
+            }
+            if probes > MAX_CELLS {
+                return false;
+            }
+        }
+        let before = out.len();
+        for j in 0..lanes.len() {
+            // Follow the joins back to a rollout that ended or plays on.
+            let mut at = j;
+            let count = loop {
+                match lanes.get(at).map(|l| l.stage) {
+                    Some(Stage::Joined(l)) if l < at => at = l,
+                    Some(Stage::Done(n)) => break n,
+                    Some(Stage::Playing(_)) => break probes,
+                    _ => break usize::MAX,
+                }
+            };
+            if count == usize::MAX {
+                out.truncate(before);
+                return false;
+            }
+            out.push(self.scans + count);
+        }
+        true
+    }
+}
+
+impl Game<'_> {
+    /// What state `known` is for joining rollouts (`None` for a fleet of more than 16
+    /// kinds or 15 ships of a kind, whose rollouts are not joined).
+    fn key(&self, known: &Known) -> Option<Key> {
+        let kinds = self.fleet.kinds().len();
+        if kinds > 16 {
+            return None;
+        }
+        let mut left = 0u64;
+        for k in 0..kinds {
+            let n = self.afloat.left(k);
+            if n > 15 {
+                return None;
+            }
+            left |= (n as u64) << (4 * k);
+        }
+        Some(Key { unknown: known.unknown, hits: known.hits, sunk: known.sunk, left })
     }
 }
 
