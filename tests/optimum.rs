@@ -870,9 +870,9 @@ fn one_step_advantage_on_the_classic_board() {
 /// What the lookahead strategy itself gains over density on the classic 10x10 game,
 /// held out: on `HELD_GAMES` boards (default 64) of simulate's seed `HELD_SEED` (default
 /// 2021), the strategy (`Lookahead::with_search`: up to `HELD_LAYOUTS` layouts a probe,
-/// default 8,192, `HELD_BATCH` at a time, default 1,024, dropping a candidate `HELD_Z`
-/// standard errors behind, default 2; looking ahead while hunting too with
-/// `HELD_HUNTING=1`) plays its game, and wherever its cell is not density's, that
+/// default 8,192, `HELD_BATCH` at a time, default all of them as `Lookahead::new` does,
+/// dropping a candidate `HELD_Z` standard errors behind, default 2; looking ahead only
+/// while a ship is hit and afloat with `HELD_HUNTING=0`) plays its game, and wherever its cell is not density's, that
 /// cell's gain over density's (density playing on after each) is measured on
 /// `HELD_SAMPLES` other layouts (default 8,192), drawn by another estimator. Summed over
 /// a game's probes this estimates the strategy's gain by the performance difference
@@ -885,9 +885,9 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
     let var = env_or;
     let (games, seed) = (var("HELD_GAMES", 64.0) as u64, var("HELD_SEED", 2021.0) as u64);
     let (cap, batch, z) =
-        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 1024.0) as usize, var("HELD_Z", 2.0));
+        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 8192.0) as usize, var("HELD_Z", 2.0));
     let held_n = var("HELD_SAMPLES", 8192.0) as usize;
-    let hunting = var("HELD_HUNTING", 0.0) > 0.0;
+    let hunting = var("HELD_HUNTING", 1.0) > 0.0;
     let rules = Rules::preset("classic").expect("a preset");
     let boards = classic_boards(&rules, seed, games);
     let started = std::time::Instant::now();

@@ -420,12 +420,13 @@ fn against_referee(config: &PlayConfig, io: &mut Streams<'_>, argv: &[String]) -
     };
     // A referee that stopped first (bad flags, a probe it refused) is the cause of
     // whatever play saw: give it a moment to exit and say so, before its pipes close.
-    if outcome.is_err() {
-        referee.wait_for(REFEREE_FAILING);
-    }
+    // One that stops only once they close (it saw play end) is not: play's own error
+    // stands.
+    let stopped_first = if outcome.is_err() { referee.wait_for(REFEREE_FAILING) } else { None };
     drop(to);
     drop(from);
-    let status = referee.end(if outcome.is_ok() { REFEREE_GRACE } else { std::time::Duration::ZERO });
+    let ended = referee.end(if outcome.is_ok() { REFEREE_GRACE } else { std::time::Duration::ZERO });
+    let status = if outcome.is_ok() { ended } else { stopped_first };
     match (outcome, status) {
         (_, Some(status)) if !status.success() => Err(CliError::Invalid(referee.failure(status).to_string())),
         (outcome, _) => outcome,
