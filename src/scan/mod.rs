@@ -300,12 +300,9 @@ impl<'a> Scan<'a> {
             Oracle::Board(b) => crate::scan::referee::probe(b, i, &mut self.record),
             Oracle::Other(s) => {
                 let answer = s.probe(pos)?;
-                let announced = check::Announced {
-                    rules: self.rules(),
-                    fleet: self.fleet(),
-                    ship_cells: self.ship_cells,
-                    search: true,
-                };
+                let search = s.layout_search();
+                let announced =
+                    check::Announced { rules: self.rules(), fleet: self.fleet(), ship_cells: self.ship_cells, search };
                 check::answer(&self.record, announced, pos, answer).map_err(ScanError::Contradiction)?;
                 self.record.answered(i, answer);
                 answer

@@ -7,6 +7,7 @@ use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::render::words::count;
+use crate::scan::check::LayoutSearch;
 use std::fmt;
 
 /// What a probe answers.
@@ -68,6 +69,13 @@ pub trait Sonar {
     /// without a virtual call per probe). Other sonars keep the default.
     /// Pre: none. Post: `Some(b)` answers every probe exactly as `probe` would.
     fn as_board(&self) -> Option<&Board> {
+        None
+    }
+    /// The search the scan asks, after each of this sonar's answers, for a layout of
+    /// the fleet that agrees with them all ([`crate::scan::check::Announced::search`]).
+    /// A board's answers need none; a sonar of answers it did not work out gives one.
+    /// Pre: none. Post: no change.
+    fn layout_search(&self) -> Option<LayoutSearch> {
         None
     }
 }
