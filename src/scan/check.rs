@@ -23,7 +23,7 @@ use crate::game::position::{Direction, Position};
 use crate::game::rules::{Rules, Sunk};
 use crate::game::ship::MAX_SHIP;
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::sonar::{Answer, Contradiction, Impossible};
+use crate::scan::sonar::{Answer, Contradiction, Impossible, LayoutSearch};
 
 /// What is announced of the ships of a bay besides the rules.
 #[derive(Debug, Clone, Copy)]
@@ -40,11 +40,6 @@ pub struct Announced<'a> {
     /// layer above: the scan does not search layouts itself).
     pub search: Option<LayoutSearch>,
 }
-
-/// A search for a layout of the rules' fleet that agrees with every answer of a record:
-/// `false` only when there is surely none (a search that runs out of budget says
-/// `true`).
-pub type LayoutSearch = fn(&ScanRecord, &Rules) -> bool;
 
 /// Checks `answer` at `pos` against what `known` holds and what is `announced`.
 /// Pre: `pos` inside `known`'s board and not probed there; under rules that announce

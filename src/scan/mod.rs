@@ -1,6 +1,7 @@
 //! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
 //! counts the ship cells still to spot and tells the observer about every step.
 
+pub mod answer;
 pub mod check;
 pub mod deduce;
 pub mod observer;

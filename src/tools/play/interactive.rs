@@ -284,7 +284,7 @@ impl Sonar for Interactive<'_> {
         self.fleet_known.then_some(self.rules.fleet())
     }
 
-    fn layout_search(&self) -> Option<crate::scan::check::LayoutSearch> {
+    fn layout_search(&self) -> Option<crate::scan::sonar::LayoutSearch> {
         Some(crate::posterior::agrees)
     }
 

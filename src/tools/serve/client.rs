@@ -446,7 +446,7 @@ impl Sonar for ExecSonar {
     fn fleet(&self) -> Option<&Fleet> {
         Some(self.rules.fleet())
     }
-    fn layout_search(&self) -> Option<crate::scan::check::LayoutSearch> {
+    fn layout_search(&self) -> Option<crate::scan::sonar::LayoutSearch> {
         Some(crate::posterior::agrees)
     }
     fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {
