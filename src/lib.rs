@@ -6,12 +6,9 @@
 //! The folders follow the judge's pipeline, three-line input -> [`Board`] of [`Ship`]s
 //! -> [`ScanStrategy`] -> final grid and count. A folder uses only the folders above it
 //! in this list; the `layers` test (`cargo test --release --test all layers`) reads
-//! `src/` and fails when one uses a folder below it, or when two use each other, but
-//! for the exceptions still left, named here:
-//!
-//! - exception: `scan` uses `posterior`: the consistency check of every answer asks
-//!   `posterior::exists` for a layout (to go: that check above both, or the search's
-//!   model below scan).
+//! `src/` and fails when one uses a folder below it, or when two use each other. (A
+//! layer above may hand one below a function to call, as the consistency check of
+//! [`scan::check`] is handed the posterior's layout search.)
 //!
 //! | folder        | what lives there |
 //! |---------------|------------------|

@@ -563,6 +563,15 @@ pub(crate) fn exists(ev: &Evidence<'_>, budget: usize) -> Found {
 /// Placements [`fleet_fits`] and the consistency check may try.
 pub const FIT_BUDGET: usize = 200_000;
 
+/// The consistency check's layout search ([`crate::scan::check::LayoutSearch`]): does
+/// some layout of the rules' fleet agree with every answer of `known`? At most
+/// [`FIT_BUDGET`] placements are tried.
+/// Pre: none. Post: `false` only when no layout exists (a search that gave up says
+/// `true`).
+pub fn agrees(known: &ScanRecord, rules: &Rules) -> bool {
+    !matches!(exists(&Evidence { known, wrecks: None, rules }, FIT_BUDGET), Found::None)
+}
+
 /// Checks that the rules' fleet fits an empty `rows` x `cols` bay: the placer's cheap
 /// checks, then [`exists`] on a bay with nothing known yet (at most [`FIT_BUDGET`]
 /// placements tried). What `play` and `advise` ask before their first probe or advice.

@@ -23,7 +23,7 @@ use crate::game::position::{Direction, Position};
 use crate::game::rules::{Rules, Sunk};
 use crate::game::ship::MAX_SHIP;
 use crate::scan::record::{CellState, ScanRecord};
-use crate::scan::sonar::{Answer, Contradiction, Impossible};
+use crate::scan::sonar::{Answer, Contradiction, Impossible, LayoutSearch};
 
 /// What is announced of the ships of a bay besides the rules.
 #[derive(Debug, Clone, Copy)]
@@ -34,10 +34,11 @@ pub struct Announced<'a> {
     pub fleet: Option<&'a Fleet>,
     /// How many cells the ships cover.
     pub ship_cells: usize,
-    /// Also search for a layout of the fleet that agrees with every answer
-    /// ([`crate::posterior::exists`]) when the fleet is known and the bay has at most
-    /// [`crate::limits::POSTERIOR_CELLS`] cells.
-    pub search: bool,
+    /// Also ask this search for a layout of the fleet that agrees with every answer
+    /// when the fleet is known and the bay has at most [`crate::limits::POSTERIOR_CELLS`]
+    /// cells (the posterior's exhaustive search, `posterior::agrees`, given by the
+    /// layer above: the scan does not search layouts itself).
+    pub search: Option<LayoutSearch>,
 }
 
 /// Checks `answer` at `pos` against what `known` holds and what is `announced`.
@@ -46,17 +47,17 @@ pub struct Announced<'a> {
 /// Post: `Ok` when the answer can be true; `known` is unchanged either way.
 pub fn answer(known: &ScanRecord, announced: Announced, pos: Position, answer: Answer) -> Result<(), Contradiction> {
     cheap(known, announced, pos, answer)?;
-    let Some(fleet) = announced.fleet.filter(|_| announced.search) else { return Ok(()) };
+    let (Some(fleet), Some(search)) = (announced.fleet, announced.search) else { return Ok(()) };
     if known.rows().saturating_mul(known.cols()) > crate::limits::POSTERIOR_CELLS {
         return Ok(());
     }
     let mut after = known.clone();
     after.answered(pos.index(known.cols()), answer);
     let rules = announced.rules.clone().with_fleet(fleet.clone());
-    let ev = crate::posterior::Evidence { known: &after, wrecks: None, rules: &rules };
-    match crate::posterior::exists(&ev, crate::posterior::FIT_BUDGET) {
-        crate::posterior::Found::None => Err(Contradiction { cell: pos, why: Impossible::NoLayout { answer } }),
-        _ => Ok(()),
+    if search(&after, &rules) {
+        Ok(())
+    } else {
+        Err(Contradiction { cell: pos, why: Impossible::NoLayout { answer } })
     }
 }
 
@@ -261,7 +262,7 @@ mod tests {
         (r, c, answer): (usize, usize, Answer),
     ) -> Result<(), Impossible> {
         let record = known(4, 4, before);
-        let announced = Announced { rules, fleet: fleet.then_some(rules.fleet()), ship_cells, search: false };
+        let announced = Announced { rules, fleet: fleet.then_some(rules.fleet()), ship_cells, search: None };
         super::answer(&record, announced, Position::new(r, c), answer).map_err(|e| {
             assert_eq!(e.cell, Position::new(r, c));
             e.why
@@ -316,7 +317,7 @@ mod tests {
         let four = [(0, 0, H), (0, 1, H), (0, 2, H), (0, 3, H)];
         let record = known(1, 6, &four);
         let rules = Rules::problem_g();
-        let announced = Announced { rules: &rules, fleet: None, ship_cells: 9, search: false };
+        let announced = Announced { rules: &rules, fleet: None, ship_cells: 9, search: None };
         assert_eq!(super::answer(&record, announced, at(0, 4), H), Ok(()));
         // Once the 3 is sunk, the longest afloat has 2 cells.
         let r = russian(&[3, 2, 2]);
@@ -387,7 +388,7 @@ mod tests {
     fn water_where_the_missing_ship_cells_no_longer_fit() {
         let g = Rules::problem_g();
         let record = known(1, 3, &[(0, 0, M)]);
-        let announced = Announced { rules: &g, fleet: None, ship_cells: 2, search: false };
+        let announced = Announced { rules: &g, fleet: None, ship_cells: 2, search: None };
         let refused = super::answer(&record, announced, at(0, 1), M);
         assert_eq!(refused.map_err(|e| e.why), Err(Impossible::NoRoom { missing: 2, left: 1 }));
         assert_eq!(super::answer(&record, announced, at(0, 1), H), Ok(()));

@@ -1,6 +1,7 @@
 //! One run of a strategy against a sonar: it forwards probes, keeps the scan record,
 //! counts the ship cells still to spot and tells the observer about every step.
 
+pub mod answer;
 pub mod check;
 pub mod deduce;
 pub mod observer;
@@ -300,12 +301,9 @@ impl<'a> Scan<'a> {
             Oracle::Board(b) => crate::scan::referee::probe(b, i, &mut self.record),
             Oracle::Other(s) => {
                 let answer = s.probe(pos)?;
-                let announced = check::Announced {
-                    rules: self.rules(),
-                    fleet: self.fleet(),
-                    ship_cells: self.ship_cells,
-                    search: true,
-                };
+                let search = s.layout_search();
+                let announced =
+                    check::Announced { rules: self.rules(), fleet: self.fleet(), ship_cells: self.ship_cells, search };
                 check::answer(&self.record, announced, pos, answer).map_err(ScanError::Contradiction)?;
                 self.record.answered(i, answer);
                 answer

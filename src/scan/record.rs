@@ -5,7 +5,7 @@
 use crate::game::bay::Bay;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
-use crate::scan::sonar::Answer;
+use crate::scan::answer::Answer;
 use std::io::{self, Write};
 
 /// Where the ships are, as a record is drawn against it (the hidden board; see

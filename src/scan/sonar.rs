@@ -7,39 +7,10 @@ use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::render::words::count;
+use crate::scan::record::ScanRecord;
 use std::fmt;
 
-/// What a probe answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Water.
-    Miss,
-    /// A ship cell, its ship not complete yet (or rules that never say "sunk").
-    Hit,
-    /// A ship cell that completes its ship: under `sunk named`, the kind of the ship
-    /// (an index into the fleet's kinds), under `sunk yes` none.
-    Sunk(Option<usize>),
-}
-
-impl Answer {
-    /// True for a ship cell (`Hit` or `Sunk`).
-    /// Pre: none. Post: false only for `Miss`.
-    #[inline]
-    pub fn is_hit(self) -> bool {
-        self != Answer::Miss
-    }
-
-    /// `Hit` for true, `Miss` for false.
-    /// Pre: none. Post: `is_hit() == hit`.
-    #[inline]
-    pub fn from_hit(hit: bool) -> Answer {
-        if hit {
-            Answer::Hit
-        } else {
-            Answer::Miss
-        }
-    }
-}
+pub use super::answer::Answer;
 
 /// What a strategy may ask. The judge's [`crate::game::board::Board`] answers from its ships;
 /// `play` answers from a person or a referee program.
@@ -70,7 +41,19 @@ pub trait Sonar {
     fn as_board(&self) -> Option<&Board> {
         None
     }
+    /// The search the scan asks, after each of this sonar's answers, for a layout of
+    /// the fleet that agrees with them all ([`crate::scan::check::Announced::search`]).
+    /// A board's answers need none; a sonar of answers it did not work out gives one.
+    /// Pre: none. Post: no change.
+    fn layout_search(&self) -> Option<LayoutSearch> {
+        None
+    }
 }
+
+/// A search for a layout of the rules' fleet that agrees with every answer of a record:
+/// `false` only when there is surely none (a search that runs out of budget says
+/// `true`). The posterior's (`posterior::agrees`) is handed down by the layers above.
+pub type LayoutSearch = fn(&ScanRecord, &Rules) -> bool;
 
 /// Why a probe got no usable answer (only interactive sonars fail).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,7 +26,7 @@ pub(super) fn check_answers(grid: &ScanRecord, rules: &Rules, afloat: Option<&Fl
     known.reset(rows, cols);
     // Unknown fleet: the grid's own hits are all the ship cells there are to check.
     let announced =
-        Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells), search: false };
+        Announced { rules, fleet: afloat, ship_cells: afloat.map_or(grid.hits(), Fleet::ship_cells), search: None };
     for i in 0..rows * cols {
         let answer = match grid.state_at(i) {
             CellState::Hit => Answer::Hit,

@@ -194,7 +194,7 @@ impl<'a> Interactive<'a> {
             rules: &self.rules,
             fleet: self.fleet_known.then_some(self.rules.fleet()),
             ship_cells: self.ship_cells,
-            search: true,
+            search: Some(crate::posterior::agrees),
         }
     }
 
@@ -282,6 +282,10 @@ impl Sonar for Interactive<'_> {
 
     fn fleet(&self) -> Option<&Fleet> {
         self.fleet_known.then_some(self.rules.fleet())
+    }
+
+    fn layout_search(&self) -> Option<crate::scan::sonar::LayoutSearch> {
+        Some(crate::posterior::agrees)
     }
 
     fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {

@@ -446,6 +446,9 @@ impl Sonar for ExecSonar {
     fn fleet(&self) -> Option<&Fleet> {
         Some(self.rules.fleet())
     }
+    fn layout_search(&self) -> Option<crate::scan::sonar::LayoutSearch> {
+        Some(crate::posterior::agrees)
+    }
     fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {
         let target = format!("{}&row={}&col={}", self.target("GetCellAt"), pos.row, pos.col);
         let text = ask(&mut self.client, &target).map_err(|e| ProbeError::Io(e.to_string()))?;
