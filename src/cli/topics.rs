@@ -101,8 +101,9 @@ fn strategies() -> String {
          touch; parity and hunt-parity need straight ships. A command's default is\n\
          always one the rules allow: play's prob gives way to bayes, simulate's\n\
          four (the statement's) to every strategy the rules allow. lookahead plays\n\
-         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at seconds a game: it is\n\
-         never a default, and `all` leaves it out.\n",
+         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at about 10 CPU-seconds a\n\
+         classic game (report/results.md): it is never a default, and `all` leaves it\n\
+         out.\n",
     ));
     out
 }

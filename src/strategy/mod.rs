@@ -195,7 +195,7 @@ pub const STRATEGIES: [Entry; 11] = [
     Entry {
         max_cells: crate::limits::LOOKAHEAD_CELLS,
         name: "lookahead",
-        summary: "density's 5 best cells, each played out on sampled layouts",
+        summary: "density's 5 best cells tried on 8,192 layouts: 10 s a game",
         supports: any_rules,
         bytes_per_cell: 5,
         make: |seed| Box::new(Lookahead::new(seed)),
