@@ -144,8 +144,8 @@ impl Bay {
 
     /// The cells of the box `first..=last` (a straight ship, or any rectangle) grown by
     /// `reach` cells each way and clipped to the bay, as one range of row-major indices
-    /// per row. The fast form of [`Bay::halo`] for a straight ship: the same cells when
-    /// `reach` is 1 (its cells when 0), a row at a time.
+    /// per row. The fast form of `Bay::halo` (the tests' plain reference) for a straight
+    /// ship: the same cells when `reach` is 1 (its cells when 0), a row at a time.
     /// Pre: `first.row <= last.row`, `first.col <= last.col`, `last` inside the bay.
     /// Post: ranges of indices of the bay, in increasing order.
     #[inline]

@@ -563,7 +563,7 @@ pub(crate) fn exists(ev: &Evidence<'_>, budget: usize) -> Found {
 /// Placements [`fleet_fits`] and the consistency check may try.
 pub const FIT_BUDGET: usize = 200_000;
 
-/// The consistency check's layout search ([`crate::scan::check::LayoutSearch`]): does
+/// The consistency check's layout search ([`crate::scan::sonar::LayoutSearch`]): does
 /// some layout of the rules' fleet agree with every answer of `known`? At most
 /// [`FIT_BUDGET`] placements are tried.
 /// Pre: none. Post: `false` only when no layout exists (a search that gave up says

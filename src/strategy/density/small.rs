@@ -117,7 +117,7 @@ fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
 
 impl Small {
     /// The halo of a ship of cells `ship`: the union of its cells' halos (the mask form
-    /// of [`Bay::halo`]).
+    /// of `Bay::halo`).
     /// Pre: `prepare` built the table for the bay of `ship`. Post: cells of the bay.
     fn halo(&self, ship: u128) -> u128 {
         bits(ship).fold(0, |m, i| m | self.halos.get(i).copied().unwrap_or(0))
