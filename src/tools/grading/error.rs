@@ -30,18 +30,18 @@ pub enum FileAction {
 }
 
 impl FileAction {
-    /// The words before the file's name: "cannot write", ...
-    fn words(self) -> &'static str {
+    /// The words around the file's name: ("cannot move", " into place"), ...
+    fn words(self) -> (&'static str, &'static str) {
         match self {
-            FileAction::Read => "cannot read",
-            FileAction::Find => "cannot find",
-            FileAction::Create => "cannot create",
-            FileAction::CreateTemporary => "cannot create the temporary folder",
-            FileAction::Write => "cannot write",
-            FileAction::Replace => "cannot replace",
-            FileAction::MoveIn => "cannot move",
-            FileAction::MoveSet => "cannot move the test set to",
-            FileAction::Remove => "cannot remove",
+            FileAction::Read => ("cannot read", ""),
+            FileAction::Find => ("cannot find", ""),
+            FileAction::Create => ("cannot create", ""),
+            FileAction::CreateTemporary => ("cannot create the temporary folder", ""),
+            FileAction::Write => ("cannot write", ""),
+            FileAction::Replace => ("cannot replace", ""),
+            FileAction::MoveIn => ("cannot move", " into place"),
+            FileAction::MoveSet => ("cannot move the test set to", ""),
+            FileAction::Remove => ("cannot remove", ""),
         }
     }
 }
@@ -90,11 +90,9 @@ impl GradingError {
 impl fmt::Display for GradingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GradingError::File { action: FileAction::MoveIn, path, source } => {
-                write!(f, "cannot move `{}` into place: {source}", path.display())
-            }
             GradingError::File { action, path, source } => {
-                write!(f, "{} `{}`: {source}", action.words(), path.display())
+                let (before, after) = action.words();
+                write!(f, "{before} `{}`{after}: {source}", path.display())
             }
             GradingError::NotEmpty(dir) => {
                 write!(f, "`{}` is not empty; use --force to replace its test set", dir.display())
