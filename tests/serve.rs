@@ -386,6 +386,56 @@ fn pipelined_requests_are_answered_in_order_and_a_slow_reader_holds_no_worker() 
     h.stop();
 }
 
+/// A probe is answered by the event loop itself: the one worker kept busy by tracing
+/// on the largest preset (about a quarter of a second each, four clients queueing
+/// them) delays no probe, while before, each probe waited its turn behind the traces.
+/// And a connection's 1,000 requests (the most it may make) pipelined in one write,
+/// each answered by the loop, all come back, the last one closing it (answered one
+/// after the other, not by recursion).
+#[test]
+fn probes_are_answered_by_the_loop_while_every_worker_is_busy() {
+    let h = server(Config { workers: 1, ..Config::default() });
+    let addr = h.addr().to_string();
+    let mut c = Client::new(&addr);
+    let r = c.send("POST", "/api/games", Some("{\"rules\": \"classic\", \"seed\": 11}")).unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    let token = r.body.split('"').nth(3).unwrap().to_string();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let tracers: Vec<_> = (0..4)
+        .map(|_| {
+            let (addr, stop) = (addr.clone(), std::sync::Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let mut c = Client::new(&addr);
+                let mut traced = 0;
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    let r = c.send("GET", "/api/trace?strategy=bayes&rules=starwars", None).unwrap();
+                    assert_eq!(r.status, 200, "{}", r.body);
+                    traced += 1;
+                }
+                traced
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    for cell in 0..20 {
+        let body = format!("{{\"r\": {}, \"c\": {}}}", cell / 10, cell % 10);
+        let r = c.send("POST", &format!("/api/games/{token}/probe"), Some(&body)).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let probing = start.elapsed();
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let traced: usize = tracers.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(traced >= 4, "the worker was not kept busy: {traced} traces");
+    assert!(probing < Duration::from_secs(1), "20 probes took {probing:?} beside a busy worker");
+    let many = "GET /favicon.ico HTTP/1.1\r\n\r\n".repeat(1000);
+    let answer = raw(h.addr(), many.as_bytes());
+    let tail = &answer[answer.len().saturating_sub(600)..];
+    assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 1000, "{tail}");
+    assert_eq!(answer.to_ascii_lowercase().matches("connection: close").count(), 1, "{tail}");
+    h.stop();
+}
+
 /// A small xorshift generator (a fixed seed: the same cases every run).
 struct XorShift(u64);
 

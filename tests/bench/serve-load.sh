@@ -6,15 +6,19 @@
 #      connection playing a whole classic game through /api/games;
 #   3. one round of CLIENTS players with IDLE idle connections beside them (default
 #      0: skipped);
+#   Players probe without a pause (a stress test: on one machine the load client and
+#   the server share the cores), or with THINK_MS set, after a think time drawn from 0
+#   to twice THINK_MS milliseconds before each probe (every round of players);
 #   4. 50 sequential /api/advise calls on a classic mid-game;
 # then the server's peak and final resident memory and its CPU time.
-# Usage: bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS] [IDLE] [IDLE_ALONE]
+# Usage: bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS] [IDLE] [IDLE_ALONE] [THINK_MS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 clients=${1:-200}
 rounds=${2:-3}
 idle=${3:-0}
 idle_alone=${4:-2000}
+think=${5:-0}
 cargo build --release --quiet
 tmp=$(mktemp -d)
 server_pid=
@@ -39,12 +43,12 @@ if [ "$idle_alone" -gt 0 ]; then
 fi
 for round in $(seq "$rounds"); do
     echo "round $round"
-    "$tmp/serve_load" games "$addr" "$clients"
+    "$tmp/serve_load" games "$addr" "$clients" 0 "$think"
 done
 memory
 if [ "$idle" -gt 0 ]; then
     echo "round with $idle idle connections"
-    "$tmp/serve_load" games "$addr" "$clients" "$idle"
+    "$tmp/serve_load" games "$addr" "$clients" "$idle" "$think"
     memory
 fi
 "$tmp/serve_load" advise "$addr" 50

@@ -1,12 +1,15 @@
 //! The load client of tests/bench/serve-load.sh (standard library only; built with
 //! `rustc -O`). Three modes:
 //!
-//!   serve_load games ADDR CLIENTS [IDLE]
+//!   serve_load games ADDR CLIENTS [IDLE [THINK_MS]]
 //!                                   CLIENTS threads at once, each plays a whole classic
 //!                                   game through /api/games (hunt on a checkerboard,
 //!                                   then the neighbours of hits); prints the probes'
 //!                                   latency percentiles and any error. With IDLE, that
-//!                                   many idle connections are opened first and held
+//!                                   many idle connections are opened first and held.
+//!                                   With THINK_MS, each player thinks between probes
+//!                                   for a time drawn uniformly from 0 to twice THINK_MS
+//!                                   (0, the default: no pause at all)
 //!   serve_load idle ADDR N          opens N idle connections, then times 200 GETs of
 //!                                   /api/rules on one kept-alive connection and 50 on
 //!                                   new connections beside them
@@ -85,7 +88,7 @@ impl Conn {
 }
 
 /// Plays one classic game; returns the probes' latencies (microseconds).
-fn play(addr: &str, seed: u64) -> Result<Vec<u64>, String> {
+fn play(addr: &str, seed: u64, think_ms: u64) -> Result<Vec<u64>, String> {
     let mut c = Conn { addr: addr.to_string(), io: None };
     let (status, body) = c.send("POST", "/api/games", "{\"rules\": \"classic\"}")?;
     if status != 201 {
@@ -110,6 +113,10 @@ fn play(addr: &str, seed: u64) -> Result<Vec<u64>, String> {
                 break next;
             }
         };
+        if think_ms > 0 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            std::thread::sleep(Duration::from_micros((x >> 33) % (2 * think_ms * 1000 + 1)));
+        }
         let start = Instant::now();
         let (status, body) =
             c.send("POST", &format!("/api/games/{token}/probe"), &format!("{{\"r\": {}, \"c\": {}}}", cell / 10, cell % 10))?;
@@ -160,11 +167,13 @@ const MID_GAME: &str = "..........\\n....X.....\\n..X.......\\n......X...\\n...X
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (mode, addr, n, idle) = match args.as_slice() {
-        [_, m, a, n] => (m.as_str(), a.clone(), n.parse::<usize>().expect("a number"), 0),
-        [_, m, a, n, i] => (m.as_str(), a.clone(), n.parse::<usize>().expect("a number"), i.parse::<usize>().expect("a number")),
+    let number = |t: &str| t.parse::<usize>().expect("a number");
+    let (mode, addr, n, idle, think_ms) = match args.as_slice() {
+        [_, m, a, n] => (m.as_str(), a.clone(), number(n), 0, 0),
+        [_, m, a, n, i] => (m.as_str(), a.clone(), number(n), number(i), 0),
+        [_, m, a, n, i, t] => (m.as_str(), a.clone(), number(n), number(i), number(t) as u64),
         _ => {
-            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE]");
+            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE [THINK_MS]]");
             std::process::exit(2);
         }
     };
@@ -198,7 +207,7 @@ fn main() {
                     let (addr, barrier) = (addr.clone(), Arc::clone(&barrier));
                     std::thread::spawn(move || {
                         barrier.wait();
-                        play(&addr, k as u64)
+                        play(&addr, k as u64, think_ms)
                     })
                 })
                 .collect();
@@ -218,7 +227,7 @@ fn main() {
             }
             let wall = start.elapsed().as_secs_f64();
             println!(
-                "{n} clients ({} idle connections beside): {games} whole games, {errors} errors, {} probes ({:.1} per game) in {wall:.2} s ({:.0} probes/s)",
+                "{n} clients ({} idle connections beside, thinking {think_ms} ms a probe on average): {games} whole games, {errors} errors, {} probes ({:.1} per game) in {wall:.2} s ({:.0} probes/s)",
                 held.len(),
                 all.len(),
                 all.len() as f64 / games.max(1) as f64,
@@ -242,7 +251,7 @@ fn main() {
             percentiles("advise (classic mid-game, bayes)", times);
         }
         _ => {
-            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE]");
+            eprintln!("usage: serve_load games|advise|idle ADDR N [IDLE [THINK_MS]]");
             std::process::exit(2);
         }
     }

@@ -45,6 +45,21 @@ const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
                    base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/// Whether [`route`] answers `req` in microseconds whatever its body and the server's
+/// state (a page file, the rules, a probe, a reveal, the computer's game once played):
+/// the event loop answers these itself, sparing the hand-over to a worker and back.
+/// Everything else (a new game or match, advice, a trace, a placement) goes to a worker.
+/// Pre: none. Post: no change.
+pub(crate) fn quick(req: &Request) -> bool {
+    match req.path.as_str() {
+        "/" | "/index.html" | "/page.js" | "/page.css" | "/favicon.ico" | "/api/rules" => true,
+        path => matches!(
+            path.strip_prefix("/api/games/").and_then(|rest| rest.split_once('/')),
+            Some((_, "probe" | "reveal" | "computer"))
+        ),
+    }
+}
+
 /// Answers one request.
 /// Pre: none. Post: a response for every request (errors as JSON with their status).
 pub(crate) fn route(state: &State, req: &Request) -> Response {

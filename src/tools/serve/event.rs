@@ -1,12 +1,16 @@
 //! The event loop and the workers: one thread waits on every connection at once
 //! (`epoll(7)`, through [`crate::sys::Epoll`]), reads the bytes that arrive on
 //! non-blocking sockets and parses them a piece at a time ([`http::RequestReader`]);
-//! only a whole request goes to the pool of workers. The worker writes its answer at
-//! once without blocking, and hands the connection back to the loop, which writes
-//! whatever the socket did not take (waiting for it to be writable) and reads on. A
-//! connection costs a few hundred bytes while it waits, a slow reader or writer never
-//! holds a worker, and every wait has a deadline: the idle timeout between requests, `request_time` from a request's
-//! first byte to its last, and [`WRITE_TIME`] for a response to be taken.
+//! only a whole request goes further. A request answered in microseconds whatever its
+//! body ([`api::quick`]: a probe, a page file, the rules) is answered by the loop
+//! itself, in turn after the round's readiness reports; every other goes to the pool of
+//! workers, so that a slow one (advice, a trace) never holds the loop. The worker
+//! writes its answer at once without blocking, and hands the connection back to the
+//! loop, which writes whatever the socket did not take (waiting for it to be writable)
+//! and reads on. A connection costs a few hundred bytes while it waits, a slow reader
+//! or writer never holds a worker, and every wait has a deadline: the idle timeout
+//! between requests, `request_time` from a request's first byte to its last, and
+//! [`WRITE_TIME`] for a response to be taken.
 
 use super::{api, http, State};
 use crate::sys::{Epoll, Ready, EPOLLERR, EPOLLET, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP};
@@ -164,6 +168,8 @@ struct Loop<'a> {
     waiting_jobs: usize,
     /// Connections whose turn at reading ended with bytes left.
     again: Vec<usize>,
+    /// Whole requests the loop answers itself ([`api::quick`]), in order of arrival.
+    quick: Vec<(u64, http::Request, bool)>,
 }
 
 /// Makes the pieces the loop and the workers share.
@@ -255,11 +261,12 @@ pub(crate) fn run(state: &State, shared: &Shared, listener: TcpListener, wake_re
         scratch: vec![0u8; 64 * 1024],
         waiting_jobs: 0,
         again: Vec::new(),
+        quick: Vec::new(),
     };
     let mut events = Vec::with_capacity(1024);
     let mut last_tick = Instant::now();
     while !state.stop.load(Ordering::SeqCst) {
-        let wait = if lp.again.is_empty() { TICK } else { Duration::ZERO };
+        let wait = if lp.again.is_empty() && lp.quick.is_empty() { TICK } else { Duration::ZERO };
         if lp.epoll.wait(&mut events, Some(wait)).is_err() {
             std::thread::sleep(TICK);
         }
@@ -277,6 +284,7 @@ pub(crate) fn run(state: &State, shared: &Shared, listener: TcpListener, wake_re
                 _ => lp.ready(key, what),
             }
         }
+        lp.answer_quick();
         if last_tick.elapsed() >= TICK {
             last_tick = Instant::now();
             lp.deadlines(last_tick);
@@ -500,6 +508,14 @@ impl Loop<'_> {
                 }
                 // The last request a connection may make is answered `Connection: close`.
                 let keep = request.keep_alive && conn.served + 1 < self.state.config.max_requests.max(1);
+                if api::quick(&request) {
+                    // Answered by the loop after this round's reports (queued, not at
+                    // once: a pipelined request behind it is parsed only after its
+                    // answer, so nothing recurses).
+                    let key = self.key(slot);
+                    self.quick.push((key, request, keep));
+                    return;
+                }
                 // Not read while the worker works: a pipelined request waits.
                 let stream = Arc::clone(&conn.stream);
                 let key = self.key(slot);
@@ -509,6 +525,18 @@ impl Loop<'_> {
                 drop(jobs);
                 self.shared.job_ready.notify_one();
             }
+        }
+    }
+
+    /// Answers the quick requests queued so far (those that their answers' pipelined
+    /// successors queue wait for the next round, so each connection gets its turn).
+    fn answer_quick(&mut self) {
+        for (key, request, keep) in std::mem::take(&mut self.quick) {
+            let Some(slot) = self.slot(key) else { continue };
+            let response = api::route(self.state, &request);
+            let keep = keep && !self.state.stop.load(Ordering::SeqCst);
+            let bytes = http::encode(&response, keep, request.method == "HEAD");
+            self.respond(slot, bytes, 0, keep);
         }
     }
 
