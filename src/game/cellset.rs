@@ -3,11 +3,27 @@
 
 use crate::limits::memory::{self, OutOfMemory};
 
-/// A set of cell indices `0..len`, one bit per cell.
-#[derive(Debug, Clone, Default)]
+/// A set of cell indices `0..len`, one bit per cell (bit `i % 64` of word `i / 64`;
+/// the last word's bits beyond `len` are always clear). The one cell-set type for the
+/// general case: fast paths that keep raw masks (density's `small` bays of at most 128
+/// cells, the posterior's placement table) say so where they do.
+#[derive(Debug, Default)]
 pub struct CellSet {
     words: Vec<u64>,
     len: usize,
+}
+
+impl Clone for CellSet {
+    fn clone(&self) -> CellSet {
+        CellSet { words: self.words.clone(), len: self.len }
+    }
+
+    /// Copies `source` into this set's memory (a rollout copies a state thousands of
+    /// times: no allocation once the words fit).
+    fn clone_from(&mut self, source: &CellSet) {
+        self.words.clone_from(&source.words);
+        self.len = source.len;
+    }
 }
 
 impl CellSet {
@@ -49,6 +65,7 @@ impl CellSet {
 
     /// True when `i` is in the set; false for indices beyond the capacity.
     /// Pre: none. Post: no change.
+    #[inline]
     pub fn contains(&self, i: usize) -> bool {
         self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }

@@ -54,6 +54,7 @@ mod table;
 
 pub use estimator::{Estimator, SampledLayout};
 
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
@@ -160,8 +161,7 @@ pub enum Method {
 /// Per-cell ship probabilities and what is certain.
 #[derive(Debug, Clone)]
 pub struct Posterior {
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     grid: Vec<CellState>,
     prob: Vec<f64>,
     water: CellSet,
@@ -181,17 +181,17 @@ impl Posterior {
     /// Number of rows.
     /// Pre: none. Post: no change.
     pub fn rows(&self) -> usize {
-        self.rows
+        self.bay.rows
     }
 
     /// Number of columns.
     /// Pre: none. Post: no change.
     pub fn cols(&self) -> usize {
-        self.cols
+        self.bay.cols
     }
 
     fn index(&self, pos: Position) -> Option<usize> {
-        (pos.row < self.rows && pos.col < self.cols).then(|| pos.index(self.cols))
+        self.bay.contains(pos).then(|| self.bay.index(pos))
     }
 
     /// The probability that `pos` is a ship cell (1 for hits, 0 for water and outside).
@@ -256,7 +256,7 @@ impl Posterior {
                 best = Some((i, p));
             }
         }
-        best.map(|(i, p)| (Position::from_index(i, self.cols), p))
+        best.map(|(i, p)| (self.bay.position(i), p))
     }
 }
 
@@ -362,8 +362,7 @@ fn finish_exact(t: &Table, m: &Model, grid: &[CellState], c: exact::Counted) -> 
         }
     }
     let mut post = Posterior {
-        rows: t.rows,
-        cols: t.cols,
+        bay: Bay::new(t.rows, t.cols),
         grid: grid.to_vec(),
         prob,
         water,
