@@ -298,7 +298,7 @@ impl Density {
             return Ok(None);
         }
         let (rules, fleet, afloat) = self.prepare(scan)?;
-        if !self.small.prepare(bay.rows, bay.cols, &self.shapes).map_err(|e| scan.out_of_memory(e))? {
+        if !self.small.prepare(bay, &self.shapes).map_err(|e| scan.out_of_memory(e))? {
             return Ok(None);
         }
         small::Rollouts::new(&mut self.small, scan, rules, fleet, afloat).map(Some).map_err(|e| scan.out_of_memory(e))
@@ -353,7 +353,7 @@ impl ScanStrategy for Density {
         // The fast path makes the same probes but keeps no per-cell totals to show: a
         // scan whose observer shows weights takes the general path.
         if !self.plain && !scan.wants_weights() && bay.cells() <= small::MAX_CELLS {
-            let fits = self.small.prepare(bay.rows, bay.cols, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
+            let fits = self.small.prepare(bay, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
             if fits {
                 let mut game =
                     small::Game { small: &mut self.small, afloat, fleet: &fleet, rules: &rules, rng: &mut self.rng };
