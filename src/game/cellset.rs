@@ -143,11 +143,23 @@ impl CellSet {
     /// The set of the indices `0..len` for which `member` is true.
     /// Pre: none. Post: capacity `len`; `contains(i) == member(i)` for `i < len`.
     pub fn from_fn(len: usize, mut member: impl FnMut(usize) -> bool) -> CellSet {
-        let mut set = CellSet::new(len);
-        for i in (0..len).filter(|&i| member(i)) {
-            set.insert(i);
+        let mut words = vec![0u64; len.div_ceil(64)];
+        // A word at a time: no bounds check per index.
+        for (k, w) in words.iter_mut().enumerate() {
+            let base = k * 64;
+            for b in 0..(len - base).min(64) {
+                *w |= u64::from(member(base + b)) << b;
+            }
         }
-        set
+        CellSet { words, len }
+    }
+
+    /// The words of the set (bit `i % 64` of word `i / 64`), for a fast path that ORs
+    /// in masks laid out the same way (the posterior's placement table,
+    /// [`crate::posterior::table::Table::or_into`]).
+    /// Pre: the caller sets no bit at or beyond `capacity()`. Post: the set's own words.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
     }
 
     /// The members in increasing order, a word at a time.

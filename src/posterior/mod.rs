@@ -314,9 +314,10 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (CellSet, CellSet) {
     let n = grid.len();
     let mut may = CellSet::new(n);
     let mut ship = CellSet::from_fn(n, |i| grid.get(i) == Some(&CellState::Hit));
+    // The placements' masks ORed in a word at a time (each lies inside the board).
     for free in &m.free {
-        for &pid in free {
-            may.insert_all(t.cells(pid));
+        for p in free.iter().filter_map(|&pid| t.get(pid)) {
+            t.or_into(may.words_mut(), p.cells);
         }
     }
     // How many of one list's placements hold each cell (back to 0 after each list).
