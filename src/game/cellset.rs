@@ -156,7 +156,7 @@ impl CellSet {
 
     /// The words of the set (bit `i % 64` of word `i / 64`), for a fast path that ORs
     /// in masks laid out the same way (the posterior's placement table,
-    /// [`crate::posterior::table::Table::or_into`]).
+    /// `Table::or_into` of the posterior's table module).
     /// Pre: the caller sets no bit at or beyond `capacity()`. Post: the set's own words.
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
         &mut self.words
