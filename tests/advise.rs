@@ -312,14 +312,15 @@ fn deductions_are_sound_on_random_games() {
         for fleet in [None, Some(sizes.as_slice())] {
             let d = deduce(&known, &CellSet::new(rows * cols), fleet)
                 .unwrap_or_else(|e| panic!("{e} on a consistent grid"));
+            assert_eq!((d.water.capacity(), d.ship.capacity()), (rows * cols, rows * cols));
             for i in 0..rows * cols {
                 let p = Position::from_index(i, cols);
                 let unknown = known.state(p) == CellState::Unknown;
-                if d.water[i] {
+                if d.water.contains(i) {
                     assert!(!board.is_ship(p), "{p} deduced water on a ship");
                     water_found += usize::from(unknown);
                 }
-                if d.ship[i] {
+                if d.ship.contains(i) {
                     assert!(board.is_ship(p), "{p} deduced ship on water");
                     ship_found += usize::from(unknown);
                 }

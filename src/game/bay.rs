@@ -77,6 +77,22 @@ impl Bay {
         p.diagonals(self.rows, self.cols)
     }
 
+    /// Calls `f` with each diagonal neighbour of `p` inside the bay, in the order of
+    /// [`Bay::diagonals`] (the form for hot loops: no iterator state).
+    /// Pre: none. Post: `f` called at most four times, only with cells inside.
+    #[inline]
+    pub fn for_each_diagonal(self, p: Position, f: impl FnMut(Position)) {
+        p.for_each_diagonal(self.rows, self.cols, f)
+    }
+
+    /// Calls `f` with each orthogonal neighbour of `p` inside the bay, in the order of
+    /// [`Bay::neighbours4`].
+    /// Pre: none. Post: `f` called at most four times, only with cells inside.
+    #[inline]
+    pub fn for_each_orthogonal(self, p: Position, f: impl FnMut(Position)) {
+        p.for_each_orthogonal(self.rows, self.cols, f)
+    }
+
     /// The neighbour of `p` in direction `dir`, when it lies inside the bay.
     /// Pre: none. Post: `Some(q)` only if `self.contains(q)`.
     #[inline]

@@ -296,14 +296,12 @@ impl Board {
             "refill_valid given invalid ships"
         );
         self.clear();
-        let cols = self.cols;
+        let bay = self.bay();
         for ship in ships {
-            for cell in ship.cells() {
-                self.occupied.insert(cell.index(cols));
-            }
+            self.occupied.insert_all(ship.cells().map(|cell| bay.index(cell)));
             self.ship_cells += ship.size();
             let shape = self.shape_index(ship.shape);
-            self.ships.push(Placed { start: ship.start.index(cols) as u32, shape, kind: 0 });
+            self.ships.push(Placed { start: bay.index(ship.start) as u32, shape, kind: 0 });
         }
         for (p, kind) in self.ships.iter_mut().zip(self.rules.fleet().ship_kinds()) {
             p.kind = kind as u16;
@@ -338,7 +336,7 @@ impl Board {
     fn unpack(&self, p: Placed) -> Ship {
         let shape =
             self.shapes.get(usize::from(p.shape)).copied().unwrap_or_else(|| Shape::straight(1, Orientation::East));
-        Ship::drawn(Position::from_index(p.start as usize, self.cols), shape)
+        Ship::drawn(self.bay().position(p.start as usize), shape)
     }
 
     /// Gives each ship its kind in the fleet of `rules` (see [`Board::with_rules`]),
@@ -419,7 +417,8 @@ impl Board {
     /// Checks `ship` against the rules and the ships so far, and adds it.
     /// On `Err`, the board holds part of the ships: the caller must not keep it.
     fn add(&mut self, ship: Ship, reach: usize) -> Result<(), BoardError> {
-        let (rows, cols) = (self.rows, self.cols);
+        let bay = self.bay();
+        let Bay { rows, cols } = bay;
         let number = self.ships.len() + 1;
         // Ships given by size have 1 to 5 cells; a fleet with drawn ships may have
         // longer lines (its ships are checked against its kinds).
@@ -435,9 +434,7 @@ impl Board {
         // looks at the cells themselves (to name them, or to find that a drawn ship's
         // gaps were the only contact).
         let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
-        let (r0, r1) = (first.row.saturating_sub(reach), (last.row + reach).min(rows - 1));
-        let (c0, c1) = (first.col.saturating_sub(reach), (last.col + reach).min(cols - 1));
-        if (r0..=r1).any(|r| self.occupied.any_in(r * cols + c0, r * cols + c1 + 1)) {
+        if bay.box_spans(first, last, reach).any(|s| self.occupied.any_in(s.start, s.end)) {
             if let Some(e) = self.conflict(number, &ship, reach) {
                 return Err(e);
             }
@@ -447,16 +444,14 @@ impl Board {
         } else {
             self.shape_index(ship.shape)
         };
-        memory::push(&mut self.ships, Placed { start: first.index(cols) as u32, shape, kind: 0 })
+        memory::push(&mut self.ships, Placed { start: bay.index(first) as u32, shape, kind: 0 })
             .map_err(|e| Board::shortage(rows, cols, e))?;
         let occupied = &mut self.occupied;
         if straight {
-            for r in first.row..=last.row {
-                occupied.insert_range(r * cols + first.col, r * cols + last.col + 1);
-            }
+            bay.box_spans(first, last, 0).for_each(|s| occupied.insert_range(s.start, s.end));
         } else {
             for cell in ship.cells() {
-                occupied.insert(cell.index(cols));
+                occupied.insert(bay.index(cell));
             }
         }
         self.ship_cells += ship.size();

@@ -3,11 +3,27 @@
 
 use crate::limits::memory::{self, OutOfMemory};
 
-/// A set of cell indices `0..len`, one bit per cell.
-#[derive(Debug, Clone, Default)]
+/// A set of cell indices `0..len`, one bit per cell (bit `i % 64` of word `i / 64`;
+/// the last word's bits beyond `len` are always clear). The one cell-set type for the
+/// general case: fast paths that keep raw masks (density's `small` bays of at most 128
+/// cells, the posterior's placement table) say so where they do.
+#[derive(Debug, Default)]
 pub struct CellSet {
     words: Vec<u64>,
     len: usize,
+}
+
+impl Clone for CellSet {
+    fn clone(&self) -> CellSet {
+        CellSet { words: self.words.clone(), len: self.len }
+    }
+
+    /// Copies `source` into this set's memory (a rollout copies a state thousands of
+    /// times: no allocation once the words fit).
+    fn clone_from(&mut self, source: &CellSet) {
+        self.words.clone_from(&source.words);
+        self.len = source.len;
+    }
 }
 
 impl CellSet {
@@ -49,13 +65,18 @@ impl CellSet {
 
     /// True when `i` is in the set; false for indices beyond the capacity.
     /// Pre: none. Post: no change.
+    #[inline]
     pub fn contains(&self, i: usize) -> bool {
         self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
     /// Adds `i`; indices beyond the capacity are ignored.
     /// Pre: none. Post: `contains(i)` if `i < capacity()`.
+    #[inline]
     pub fn insert(&mut self, i: usize) {
+        if i >= self.len {
+            return; // the last word's spare bits stay clear
+        }
         if let Some(w) = self.words.get_mut(i / 64) {
             *w |= 1 << (i % 64);
         }
@@ -122,11 +143,23 @@ impl CellSet {
     /// The set of the indices `0..len` for which `member` is true.
     /// Pre: none. Post: capacity `len`; `contains(i) == member(i)` for `i < len`.
     pub fn from_fn(len: usize, mut member: impl FnMut(usize) -> bool) -> CellSet {
-        let mut set = CellSet::new(len);
-        for i in (0..len).filter(|&i| member(i)) {
-            set.insert(i);
+        let mut words = vec![0u64; len.div_ceil(64)];
+        // A word at a time: no bounds check per index.
+        for (k, w) in words.iter_mut().enumerate() {
+            let base = k * 64;
+            for b in 0..(len - base).min(64) {
+                *w |= u64::from(member(base + b)) << b;
+            }
         }
-        set
+        CellSet { words, len }
+    }
+
+    /// The words of the set (bit `i % 64` of word `i / 64`), for a fast path that ORs
+    /// in masks laid out the same way (the posterior's placement table,
+    /// `Table::or_into` of the posterior's table module).
+    /// Pre: the caller sets no bit at or beyond `capacity()`. Post: the set's own words.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
     }
 
     /// The members in increasing order, a word at a time.
@@ -162,6 +195,33 @@ impl CellSet {
         }
     }
 
+    /// Removes every member of `other` (the difference).
+    /// Pre: none. Post: `contains(i)` only where this set contained `i` and `other` did not.
+    pub fn difference_with(&mut self, other: &CellSet) {
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w &= !o;
+        }
+    }
+
+    /// Adds `i` when `member`, removes it otherwise: the set as a `Vec<bool>` is written.
+    /// Pre: none. Post: `contains(i) == member` for `i < capacity()`; beyond, no change.
+    #[inline]
+    pub fn set(&mut self, i: usize, member: bool) {
+        if member {
+            self.insert(i);
+        } else {
+            self.remove(i);
+        }
+    }
+
+    /// Adds every index `indices` gives; those beyond the capacity are ignored.
+    /// Pre: none. Post: `contains(i)` for each given `i < capacity()`.
+    pub fn insert_all(&mut self, indices: impl IntoIterator<Item = usize>) {
+        for i in indices {
+            self.insert(i);
+        }
+    }
+
     /// Clears the bits of the last word beyond the capacity.
     fn clear_tail(&mut self) {
         if !self.len.is_multiple_of(64) {
@@ -171,6 +231,72 @@ impl CellSet {
         }
     }
 }
+
+/// `a | b`: the union, with `a`'s capacity (members of `b` beyond it are left out).
+impl std::ops::BitOr<&CellSet> for &CellSet {
+    type Output = CellSet;
+    /// Pre: none. Post: as [`CellSet::union_with`] on a copy of `self`.
+    fn bitor(self, other: &CellSet) -> CellSet {
+        let mut out = self.clone();
+        out.union_with(other);
+        out
+    }
+}
+
+/// `a & b`: the intersection, with `a`'s capacity.
+impl std::ops::BitAnd<&CellSet> for &CellSet {
+    type Output = CellSet;
+    /// Pre: none. Post: as [`CellSet::intersect_with`] on a copy of `self`.
+    fn bitand(self, other: &CellSet) -> CellSet {
+        let mut out = self.clone();
+        out.intersect_with(other);
+        out
+    }
+}
+
+/// `a - b`: the members of `a` not in `b`, with `a`'s capacity.
+impl std::ops::Sub<&CellSet> for &CellSet {
+    type Output = CellSet;
+    /// Pre: none. Post: as [`CellSet::difference_with`] on a copy of `self`.
+    fn sub(self, other: &CellSet) -> CellSet {
+        let mut out = self.clone();
+        out.difference_with(other);
+        out
+    }
+}
+
+/// `a |= b`: [`CellSet::union_with`].
+impl std::ops::BitOrAssign<&CellSet> for CellSet {
+    /// Pre: none. Post: as [`CellSet::union_with`].
+    fn bitor_assign(&mut self, other: &CellSet) {
+        self.union_with(other);
+    }
+}
+
+/// `a &= b`: [`CellSet::intersect_with`].
+impl std::ops::BitAndAssign<&CellSet> for CellSet {
+    /// Pre: none. Post: as [`CellSet::intersect_with`].
+    fn bitand_assign(&mut self, other: &CellSet) {
+        self.intersect_with(other);
+    }
+}
+
+/// `a -= b`: [`CellSet::difference_with`].
+impl std::ops::SubAssign<&CellSet> for CellSet {
+    /// Pre: none. Post: as [`CellSet::difference_with`].
+    fn sub_assign(&mut self, other: &CellSet) {
+        self.difference_with(other);
+    }
+}
+
+/// Two sets are equal when they have the same capacity and the same members.
+impl PartialEq for CellSet {
+    fn eq(&self, other: &CellSet) -> bool {
+        self.len == other.len && self.words == other.words
+    }
+}
+
+impl Eq for CellSet {}
 
 /// The word and mask of `start..end` when the range is non-empty and lies within one
 /// word: the common case of ships and their surroundings on small boards, answered
@@ -367,6 +493,50 @@ mod tests {
             let want: Vec<usize> = pa.intersection(&pb).copied().collect();
             assert_eq!(n.iter().collect::<Vec<_>>(), want);
             assert_eq!(u.capacity(), la);
+        }
+    }
+
+    /// The plain reference of a set: one `bool` per index of its capacity.
+    fn plain(set: &CellSet) -> Vec<bool> {
+        (0..set.capacity()).map(|i| set.contains(i)).collect()
+    }
+
+    #[test]
+    fn operators_match_vectors_of_bools() {
+        let mut rng = Rng::new(11);
+        for _ in 0..300 {
+            let (la, lb) = (rng.below(200) as usize, rng.below(200) as usize);
+            let va: Vec<bool> = (0..la).map(|_| rng.below(3) == 0).collect();
+            let vb: Vec<bool> = (0..lb).map(|_| rng.below(2) == 0).collect();
+            let mut a = CellSet::new(la);
+            for (i, &m) in va.iter().enumerate() {
+                a.set(i, m);
+            }
+            let mut b = CellSet::new(lb);
+            b.insert_all(vb.iter().enumerate().filter(|(_, &m)| m).map(|(i, _)| i));
+            b.insert_all([lb, lb + 1, lb + 64, usize::MAX]); // beyond the capacity: ignored
+            assert_eq!(plain(&a), va);
+            assert_eq!(plain(&b), vb);
+            assert_eq!(b.count(), vb.iter().filter(|&&m| m).count());
+            assert_eq!(b.iter().collect::<Vec<_>>(), (0..lb).filter(|&i| vb[i]).collect::<Vec<_>>());
+            let at = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+            let union: Vec<bool> = (0..la).map(|i| va[i] || at(&vb, i)).collect();
+            let inter: Vec<bool> = (0..la).map(|i| va[i] && at(&vb, i)).collect();
+            let diff: Vec<bool> = (0..la).map(|i| va[i] && !at(&vb, i)).collect();
+            assert_eq!(plain(&(&a | &b)), union);
+            assert_eq!(plain(&(&a & &b)), inter);
+            assert_eq!(plain(&(&a - &b)), diff);
+            let (mut u, mut n, mut d) = (a.clone(), a.clone(), a.clone());
+            u |= &b;
+            n &= &b;
+            d -= &b;
+            assert_eq!((plain(&u), plain(&n), plain(&d)), (union.clone(), inter, diff));
+            // Equality is capacity and members, whatever was done to get them.
+            assert_eq!(u, CellSet::from_fn(la, |i| union[i]));
+            assert_ne!(CellSet::new(la), CellSet::new(la + 1));
+            for i in 0..la + 70 {
+                assert_eq!(u.contains(i), at(&union, i), "{la} {i}");
+            }
         }
     }
 

@@ -374,7 +374,7 @@ impl Placer {
                 if placed >= target {
                     break;
                 }
-                let start = Position::from_index(i as usize, self.cols);
+                let start = self.bay().position(i as usize);
                 let east_first = rng.below(2) == 0;
                 let fit = (MIN_SHIP..=MAX_SHIP.min(target - placed)).rev().find_map(|size| {
                     let e = Ship::new(start, size, Orientation::East);
@@ -395,10 +395,17 @@ impl Placer {
         Ok(ships)
     }
 
+    /// The bay the placer fills.
+    fn bay(&self) -> Bay {
+        Bay::new(self.rows, self.cols)
+    }
+
     /// Forgets every placed ship (the first call sizes the forbidden cells, fallibly).
     fn clear(&mut self) -> Result<(), PlacementError> {
-        let (rows, cols) = (self.rows, self.cols);
-        self.forbidden.try_reset(rows * cols).map_err(|e| PlacementError::OutOfMemory(Shortage::of(rows, cols, e)))
+        let bay = self.bay();
+        self.forbidden
+            .try_reset(bay.cells())
+            .map_err(|e| PlacementError::OutOfMemory(Shortage::of(bay.rows, bay.cols, e)))
     }
 
     /// Number of positions of `shape` inside the board.
@@ -426,11 +433,12 @@ impl Placer {
 
     /// True when no cell of `ship` is forbidden (a straight one a row segment at a time).
     fn is_free(&self, ship: &Ship) -> bool {
-        let start = ship.start.index(self.cols);
+        let bay = self.bay();
+        let start = bay.index(ship.start);
         match ship.shape.straight_line() {
             Some((size, Orientation::East)) => !self.forbidden.any_in(start, start + size),
-            Some((size, Orientation::South)) => (0..size).all(|k| !self.forbidden.contains(start + k * self.cols)),
-            None => ship.cells().all(|c| !self.forbidden.contains(c.index(self.cols))),
+            Some((size, Orientation::South)) => (0..size).all(|k| !self.forbidden.contains(start + k * bay.cols)),
+            None => ship.cells().all(|c| !self.forbidden.contains(bay.index(c))),
         }
     }
 
@@ -474,7 +482,7 @@ impl Placer {
     /// Forbids what the ship forbids to the others: its cells, and when ships may not
     /// touch their neighbours too (for a straight ship, the rectangle one cell around).
     fn mark(&mut self, ship: &Ship) {
-        let bay = Bay::new(self.rows, self.cols);
+        let bay = self.bay();
         if ship.shape.straight_line().is_some() {
             let (first, last) = (ship.start, ship.end().unwrap_or(ship.start));
             for span in bay.box_spans(first, last, self.reach) {

@@ -339,8 +339,7 @@ impl Estimator {
         }
         let (water, ship) = certainties(t, m, grid);
         let mut post = Posterior {
-            rows: t.rows,
-            cols: t.cols,
+            bay: crate::game::bay::Bay::new(t.rows, t.cols),
             grid: grid.to_vec(),
             prob,
             water,

@@ -54,6 +54,7 @@ mod table;
 
 pub use estimator::{Estimator, SampledLayout};
 
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
@@ -160,12 +161,11 @@ pub enum Method {
 /// Per-cell ship probabilities and what is certain.
 #[derive(Debug, Clone)]
 pub struct Posterior {
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     grid: Vec<CellState>,
     prob: Vec<f64>,
-    water: Vec<bool>,
-    ship: Vec<bool>,
+    water: CellSet,
+    ship: CellSet,
     /// How the probabilities were obtained.
     pub method: Method,
     /// Number of consistent layouts of the ships not yet settled (exact count, or the
@@ -181,17 +181,17 @@ impl Posterior {
     /// Number of rows.
     /// Pre: none. Post: no change.
     pub fn rows(&self) -> usize {
-        self.rows
+        self.bay.rows
     }
 
     /// Number of columns.
     /// Pre: none. Post: no change.
     pub fn cols(&self) -> usize {
-        self.cols
+        self.bay.cols
     }
 
     fn index(&self, pos: Position) -> Option<usize> {
-        (pos.row < self.rows && pos.col < self.cols).then(|| pos.index(self.cols))
+        self.bay.contains(pos).then(|| self.bay.index(pos))
     }
 
     /// The probability that `pos` is a ship cell (1 for hits, 0 for water and outside).
@@ -211,7 +211,7 @@ impl Posterior {
     /// covers it, or (exact) probability 0.
     /// Pre: none. Post: true outside the board.
     pub fn is_certain_water(&self, pos: Position) -> bool {
-        self.index(pos).and_then(|i| self.water.get(i)).copied().unwrap_or(true)
+        self.index(pos).is_none_or(|i| self.water.contains(i))
     }
 
     /// True when `pos` is a ship cell in every consistent layout: a hit, or (exact)
@@ -219,32 +219,44 @@ impl Posterior {
     /// uncovered hit.
     /// Pre: none. Post: false outside the board.
     pub fn is_certain_ship(&self, pos: Position) -> bool {
-        self.index(pos).and_then(|i| self.ship.get(i)).copied().unwrap_or(false)
+        self.index(pos).is_some_and(|i| self.ship.contains(i))
+    }
+
+    /// The cells (row-major indices) certainly water: those of
+    /// [`Posterior::is_certain_water`] inside the board.
+    /// Pre: none. Post: capacity `rows * cols`.
+    pub fn certain_water(&self) -> &CellSet {
+        &self.water
+    }
+
+    /// The cells certainly ship cells: those of [`Posterior::is_certain_ship`].
+    /// Pre: none. Post: capacity `rows * cols`.
+    pub fn certain_ship(&self) -> &CellSet {
+        &self.ship
     }
 
     /// The unknown cell most likely to be a ship (ties: first in row-major order), among
     /// cells not certainly water.
     /// Pre: none. Post: `None` when no unknown cell may hold a ship.
     pub fn best(&self) -> Option<Position> {
-        self.best_given(&[], &[]).map(|(p, _)| p)
+        self.best_given(&CellSet::default(), &CellSet::default()).map(|(p, _)| p)
     }
 
     /// [`Posterior::best`] when more is known than the posterior settled: the cells
     /// flagged in `water` are water too, those flagged in `ship` ship cells (probability
     /// 1); also the best cell's probability so counted. What `advise` suggests, with the
     /// rules' own deductions.
-    /// Pre: none (a flag past the end of either slice is false). Post: as `best`.
-    pub fn best_given(&self, water: &[bool], ship: &[bool]) -> Option<(Position, f64)> {
-        let flag = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+    /// Pre: none (an index past either set's capacity is not in it). Post: as `best`.
+    pub fn best_given(&self, water: &CellSet, ship: &CellSet) -> Option<(Position, f64)> {
         let mut best: Option<(usize, f64)> = None;
         for (i, (&p, &s)) in self.prob.iter().zip(&self.grid).enumerate() {
-            let open = s == CellState::Unknown && !self.water.get(i).copied().unwrap_or(true) && !flag(water, i);
-            let p = if flag(ship, i) { 1.0 } else { p };
+            let open = s == CellState::Unknown && !self.water.contains(i) && !water.contains(i);
+            let p = if ship.contains(i) { 1.0 } else { p };
             if open && best.is_none_or(|(_, b)| p > b) {
                 best = Some((i, p));
             }
         }
-        best.map(|(i, p)| (Position::from_index(i, self.cols), p))
+        best.map(|(i, p)| (self.bay.position(i), p))
     }
 }
 
@@ -298,17 +310,14 @@ pub enum Prior {
 /// that fits the evidence (a free one, or one for an open constraint) covers it;
 /// certainly a ship when it is a hit or lies in every placement able to cover some
 /// hit.
-fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool>) {
+fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (CellSet, CellSet) {
     let n = grid.len();
-    let mut may = vec![false; n];
-    let mut ship: Vec<bool> = grid.iter().map(|&s| s == CellState::Hit).collect();
+    let mut may = CellSet::new(n);
+    let mut ship = CellSet::from_fn(n, |i| grid.get(i) == Some(&CellState::Hit));
+    // The placements' masks ORed in a word at a time (each lies inside the board).
     for free in &m.free {
-        for &pid in free {
-            t.cells(pid).for_each(|c| {
-                if let Some(x) = may.get_mut(c) {
-                    *x = true
-                }
-            });
+        for p in free.iter().filter_map(|&pid| t.get(pid)) {
+            t.or_into(may.words_mut(), p.cells);
         }
     }
     // How many of one list's placements hold each cell (back to 0 after each list).
@@ -316,9 +325,7 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool
     for opts in m.sunk_opts.iter().chain(&m.hit_opts) {
         for &pid in opts {
             for c in t.cells(pid) {
-                if let Some(x) = may.get_mut(c) {
-                    *x = true;
-                }
+                may.insert(c);
                 if let Some(x) = all.get_mut(c) {
                     *x += 1;
                 }
@@ -326,16 +333,18 @@ fn certainties(t: &Table, m: &Model, grid: &[CellState]) -> (Vec<bool>, Vec<bool
         }
         for &pid in opts {
             for c in t.cells(pid) {
-                if let (Some(k), Some(x)) = (all.get_mut(c), ship.get_mut(c)) {
+                if let Some(k) = all.get_mut(c) {
                     if *k as usize == opts.len() {
-                        *x = true;
+                        ship.insert(c);
                     }
                     *k = 0;
                 }
             }
         }
     }
-    let water = grid.iter().zip(&may).map(|(&s, &m)| s.is_water() || (s == CellState::Unknown && !m)).collect();
+    let water = CellSet::from_fn(n, |i| {
+        grid.get(i).is_some_and(|&s| s.is_water() || (s == CellState::Unknown && !may.contains(i)))
+    });
     (water, ship)
 }
 
@@ -347,17 +356,14 @@ fn finish_exact(t: &Table, m: &Model, grid: &[CellState], c: exact::Counted) -> 
     let prob: Vec<f64> = c.cells.iter().map(|&x| x / c.weight).collect();
     let (mut water, mut ship) = certainties(t, m, grid);
     for (i, &x) in c.cells.iter().enumerate() {
-        if let (Some(w), Some(s), Some(&g)) = (water.get_mut(i), ship.get_mut(i), grid.get(i)) {
-            if g == CellState::Unknown {
-                *w = x == 0.0;
-                // Every layout puts a ship here (the weights are sums of the same terms).
-                *s = x >= c.weight * (1.0 - 1e-12);
-            }
+        if grid.get(i) == Some(&CellState::Unknown) {
+            water.set(i, x == 0.0);
+            // Every layout puts a ship here (the weights are sums of the same terms).
+            ship.set(i, x >= c.weight * (1.0 - 1e-12));
         }
     }
     let mut post = Posterior {
-        rows: t.rows,
-        cols: t.cols,
+        bay: Bay::new(t.rows, t.cols),
         grid: grid.to_vec(),
         prob,
         water,

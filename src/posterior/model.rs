@@ -13,12 +13,19 @@ use super::prior::{ln_factorial, ln_in_random_order, Counts, GenPrior, PriorScra
 use super::table::{bit, set_bit, Fit, Table};
 use super::{Facts, PosteriorError, Prior};
 use crate::game::bay::Bay;
+use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::scan::record::CellState;
 use crate::scan::runs;
 
 /// The evidence against one table: the ships still to place and where they may go.
+///
+/// Its masks (`water`, `hits`, `base`, ...) are the posterior's fast path: words laid
+/// out as the table's placement masks (bit `i % 64` of word `i / 64`, `t.words` words),
+/// read and written only through [`Table`]'s methods (`disjoint`, `or_into`, `fitting`)
+/// and `set_bit`, never cell by cell elsewhere. Sets of cells outside that path are
+/// [`CellSet`]s (the same layout: [`CellSet::words_mut`] joins the two).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Model {
     /// Water cells (probed or eliminated).
@@ -114,7 +121,7 @@ impl Model {
             && groups.iter().all(|g| {
                 g.variants.iter().all(|v| v.straight_line().is_some_and(|(n, _)| n <= crate::game::ship::MAX_SHIP))
             });
-        let mut settled = vec![false; rows * cols];
+        let mut settled = CellSet::new(bay.cells());
         if settle_runs {
             let found = runs::find(rows, cols, grid).map_err(|e| {
                 PosteriorError::Contradiction(match e {
@@ -132,8 +139,8 @@ impl Model {
                 if !run.closed(rows, cols, grid) || of_size.len() > 1 {
                     continue;
                 }
-                let start = run.start.index(cols);
-                let run_cells: Vec<usize> = run.cells().map(|c| c.index(cols)).collect();
+                let start = bay.index(run.start);
+                let run_cells: Vec<usize> = run.cells().map(|c| bay.index(c)).collect();
                 // Under rules that announce sunk ships, a whole ship was announced when
                 // its last cell was hit: a closed run with no sunk answer is impossible.
                 let announced =
@@ -154,11 +161,7 @@ impl Model {
                     (Some(k), Some(pid)) if *k > 0 => {
                         *k -= 1;
                         m.finished.push(pid);
-                        for c in run.cells() {
-                            if let Some(s) = settled.get_mut(c.index(cols)) {
-                                *s = true;
-                            }
-                        }
+                        settled.insert_all(run.cells().map(|c| bay.index(c)));
                         if let Some(p) = t.get(pid) {
                             t.or_into(&mut m.base, p.halo);
                         }
@@ -174,7 +177,7 @@ impl Model {
         }
         m.settle_sunk(t, ev, groups, &mut settled)?;
         for (i, &s) in grid.iter().enumerate() {
-            if s == CellState::Hit && !settled.get(i).copied().unwrap_or(false) {
+            if s == CellState::Hit && !settled.contains(i) {
                 set_bit(&mut m.hits, i);
                 m.hit_cells.push(i);
             }
@@ -250,7 +253,7 @@ impl Model {
         t: &Table,
         ev: &Facts<'_>,
         groups: &[Group],
-        settled: &mut [bool],
+        settled: &mut CellSet,
     ) -> Result<(), PosteriorError> {
         let Some(log) = ev.log else { return Ok(()) };
         let rank: std::collections::HashMap<usize, usize> =
@@ -259,7 +262,7 @@ impl Model {
         let mut open: Vec<(usize, Vec<u32>)> = Vec::new();
         for e in &log.sunk {
             let cell = e.cell as usize;
-            if settled.get(cell).copied().unwrap_or(false) {
+            if settled.contains(cell) {
                 continue;
             }
             let named = e.kind.and_then(|k| group_of(groups, k));
@@ -321,18 +324,14 @@ impl Model {
     }
 
     /// Settles the ship of placement `pid`: out of the ships to place, its halo blocked.
-    fn settle(&mut self, t: &Table, pid: u32, settled: &mut [bool]) {
+    fn settle(&mut self, t: &Table, pid: u32, settled: &mut CellSet) {
         let Some(p) = t.get(pid) else { return };
         if let Some(k) = self.rem.get_mut(p.group as usize) {
             *k = k.saturating_sub(1);
         }
         self.finished.push(pid);
         t.or_into(&mut self.base, p.halo);
-        for c in t.cells(pid) {
-            if let Some(s) = settled.get_mut(c) {
-                *s = true;
-            }
-        }
+        settled.insert_all(t.cells(pid));
     }
 
     /// Splits the generator's order: the leading groups whose ships are all settled form

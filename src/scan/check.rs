@@ -146,15 +146,13 @@ fn afloat(known: &ScanRecord, announced: Announced) -> [usize; MAX_SHIP + 1] {
             *n += kind.count;
         }
     }
-    let cols = known.cols();
+    let bay = known.bay();
     for s in known.answers().map_or(&[][..], |log| &log.sunk[..]) {
         // A named ship's size is its kind's; an unnamed one's, where ships never touch,
         // the line of hits through its cell.
         let size = match s.kind.and_then(|k| fleet.kinds().get(k)) {
             Some(kind) => Some(kind.shape.size()),
-            None if !announced.rules.touch() => {
-                Some(Lines { known, pos: Position::from_index(s.cell as usize, cols) }.run())
-            }
+            None if !announced.rules.touch() => Some(Lines { known, pos: bay.position(s.cell as usize) }.run()),
             None => None,
         };
         if let Some(n) = size.and_then(|size| by_size.get_mut(size)) {

@@ -106,10 +106,10 @@ impl std::error::Error for DeductionError {}
 /// What the rules settle about the unknown cells of a bay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deduction {
-    /// Per cell (row-major): known or certain water.
-    pub water: Vec<bool>,
-    /// Per cell: a hit or a certain ship cell.
-    pub ship: Vec<bool>,
+    /// The cells (row-major indices) known or certain to be water.
+    pub water: CellSet,
+    /// The cells that are hits or certain ship cells.
+    pub ship: CellSet,
     /// Ship sizes not yet finished (largest first), when the fleet is known.
     pub remaining: Option<Vec<usize>>,
 }
@@ -117,12 +117,12 @@ pub struct Deduction {
 impl Deduction {
     /// What `known` itself settles, whatever the rules: misses and eliminated cells
     /// (wrecks among them) are water, hits are ship.
-    /// Pre: none. Post: `remaining` is `None`.
+    /// Pre: none. Post: `remaining` is `None`; both sets have the bay's cells as capacity.
     pub fn known(known: &ScanRecord) -> Deduction {
-        let states = || (0..known.rows() * known.cols()).map(|i| known.state_at(i));
+        let n = known.bay().cells();
         Deduction {
-            water: states().map(CellState::is_water).collect(),
-            ship: states().map(|s| s == CellState::Hit).collect(),
+            water: CellSet::from_fn(n, |i| known.state_at(i).is_water()),
+            ship: CellSet::from_fn(n, |i| known.state_at(i) == CellState::Hit),
             remaining: None,
         }
     }
@@ -140,7 +140,6 @@ impl Deduction {
 /// broken.
 pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> Result<Deduction, DeductionError> {
     let bay = known.bay();
-    let (rows, cols) = (bay.rows, bay.cols);
     let n = bay.cells();
     let runs = runs::in_record(known).map_err(DeductionError::Unchecked)?;
     let hits = known.hits();
@@ -148,10 +147,10 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
     // Water: what is known to be (misses, wrecks), and the diagonals of the hits.
     let Deduction { mut water, ship, .. } = Deduction::known(known);
     for p in bay.positions().filter(|&p| known.state(p) == CellState::Hit) {
-        for d in p.diagonals(rows, cols) {
+        for d in bay.diagonals(p) {
             let j = bay.index(d);
-            if let (Some(w), false) = (water.get_mut(j), ship.get(j).copied().unwrap_or(false)) {
-                *w = true;
+            if !ship.contains(j) {
+                water.insert(j);
             }
         }
     }
@@ -164,18 +163,21 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
             if known.state(q) == CellState::Hit {
                 return Err(DeductionError::TouchesWreck { hit: q, wreck: p });
             }
-            if let Some(w) = water.get_mut(q.index(cols)) {
-                *w |= !wrecks.contains(q.index(cols));
+            let j = bay.index(q);
+            if !wrecks.contains(j) {
+                water.insert(j);
             }
         }
         next = wrecks.next_member(i + 1);
     }
-    let is_water = |water: &[bool], p: Position| water.get(p.index(cols)).copied().unwrap_or(true);
+    // A cell outside the bay counts as water (the edge closes a run as water does).
+    let is_water = |water: &CellSet, p: Position| !bay.contains(p) || water.contains(bay.index(p));
     // Closing runs can shrink the largest unfinished size, which closes more runs:
     // at most one round per size.
     let mut remaining: Option<Vec<usize>> = None;
     for _ in 0..=MAX_SHIP + 1 {
-        let closed: Vec<bool> = runs.iter().map(|r| r.ends(rows, cols).iter().all(|&e| is_water(&water, e))).collect();
+        let closed: Vec<bool> =
+            runs.iter().map(|r| r.ends(bay.rows, bay.cols).iter().all(|&e| is_water(&water, e))).collect();
         remaining = match fleet {
             None => None,
             Some(fleet) => {
@@ -199,11 +201,9 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
                 return Err(DeductionError::RunTooLong { start: run.start, len: run.len, max: longest });
             }
             if run.len == longest {
-                for e in run.ends(rows, cols) {
-                    if let Some(w) = water.get_mut(e.index(cols)) {
-                        changed |= !*w;
-                        *w = true;
-                    }
+                for e in run.ends(bay.rows, bay.cols).into_iter().filter(|&e| bay.contains(e)) {
+                    changed |= !water.contains(bay.index(e));
+                    water.insert(bay.index(e));
                 }
             }
         }
@@ -215,24 +215,19 @@ pub fn deduce(known: &ScanRecord, wrecks: &CellSet, fleet: Option<&[usize]>) -> 
     let Some(left) = deduction.remaining.clone() else { return Ok(deduction) };
     let cells: usize = fleet.map_or(0, |f| f.iter().sum());
     if hits >= cells {
-        for (i, w) in deduction.water.iter_mut().enumerate() {
-            *w |= state(i) == CellState::Unknown;
-        }
+        deduction.water.insert_all((0..n).filter(|&i| state(i) == CellState::Unknown));
         return Ok(deduction);
     }
-    let open =
-        (0..n).filter(|&i| state(i) == CellState::Unknown && !deduction.water.get(i).copied().unwrap_or(true)).count();
+    let open = (0..n).filter(|&i| state(i) == CellState::Unknown && !deduction.water.contains(i)).count();
     if cells - hits > open {
         return Err(DeductionError::NoRoom { missing: cells - hits, open });
     }
     let shortest = left.last().copied().unwrap_or(0);
     for run in runs.iter().filter(|r| r.len < shortest) {
         let open: Vec<Position> =
-            run.ends(rows, cols).into_iter().filter(|&e| !is_water(&deduction.water, e)).collect();
+            run.ends(bay.rows, bay.cols).into_iter().filter(|&e| !is_water(&deduction.water, e)).collect();
         if let [only] = open[..] {
-            if let Some(s) = deduction.ship.get_mut(only.index(cols)) {
-                *s = true;
-            }
+            deduction.ship.insert(bay.index(only));
         }
     }
     Ok(deduction)
@@ -253,13 +248,11 @@ mod tests {
     }
 
     /// The unknown cells flagged.
-    fn cells_where(flags: &[bool], text: &str) -> Vec<Position> {
+    fn cells_where(flags: &CellSet, text: &str) -> Vec<Position> {
         let (known, _) = grid(text);
-        let cols = known.cols();
-        (0..flags.len())
-            .filter(|&i| flags[i] && known.state_at(i) == CellState::Unknown)
-            .map(|i| Position::from_index(i, cols))
-            .collect()
+        let bay = known.bay();
+        assert_eq!(flags.capacity(), bay.cells());
+        flags.iter().filter(|&i| known.state_at(i) == CellState::Unknown).map(|i| bay.position(i)).collect()
     }
 
     #[test]
@@ -288,7 +281,7 @@ mod tests {
         let g = "+++..\n.....\n...+.\n";
         let (known, _) = grid(g);
         let d = deduced(g, Some(&[3, 1])).unwrap();
-        assert!(d.water.iter().enumerate().all(|(i, &w)| w || known.state_at(i) == CellState::Hit));
+        assert!((0..known.bay().cells()).all(|i| d.water.contains(i) || known.state_at(i) == CellState::Hit));
         // Two whole 3-runs but one 3-ship.
         assert_eq!(
             deduced("+++..\n.....\n+++..\n", Some(&[3, 2, 2, 2])),
@@ -308,7 +301,7 @@ mod tests {
         let g = "+X\n..\n";
         let d = deduced(g, Some(&[2])).unwrap();
         assert_eq!(cells_where(&d.ship, g), vec![Position::new(1, 0)]);
-        assert!(d.water[3]);
+        assert!(d.water.contains(3));
         assert!(cells_where(&deduced(g, None).unwrap().ship, g).is_empty());
     }
 

@@ -279,12 +279,11 @@ impl<'a> Scan<'a> {
             }
             return Ok(swept);
         }
-        let cols = self.cols();
-        let cells = self.rows() * cols;
-        let Some(i) = (from..cells).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
+        let bay = self.bay();
+        let Some(i) = (from..bay.cells()).find(|&i| self.record.state_at(i) == CellState::Unknown) else {
             return Ok(None);
         };
-        let answer = self.probe(Position::from_index(i, cols), source)?;
+        let answer = self.probe(bay.position(i), source)?;
         Ok(Some((i, answer.is_hit())))
     }
 

@@ -32,7 +32,7 @@ pub fn answer(board: &Board, i: usize, record: &ScanRecord) -> Answer {
     if sunk == Sunk::None {
         return Answer::Hit;
     }
-    let pos = Position::from_index(i, board.cols());
+    let pos = board.bay().position(i);
     let Some(k) = board.ship_at(pos) else { return Answer::Hit };
     let Some(ship) = board.ship(k) else { return Answer::Hit };
     if ship.cells().any(|c| c != pos && record.state(c) != CellState::Hit) {
@@ -132,10 +132,10 @@ impl<'a> RefereeGame<'a> {
         if self.is_over() {
             return Err(Refused::Over { probes: self.record.scans() });
         }
-        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let bay = self.board.bay();
         let Some(i) = self.record.open_index(pos) else {
-            return Err(if pos.row >= rows || pos.col >= cols {
-                Refused::Outside { pos, rows, cols }
+            return Err(if !bay.contains(pos) {
+                Refused::Outside { pos, rows: bay.rows, cols: bay.cols }
             } else {
                 Refused::Again(pos)
             });

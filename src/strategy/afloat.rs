@@ -7,6 +7,8 @@
 //! ambiguous), the one of the largest kind is taken, then the first found; the bayes
 //! strategy does not guess (its posterior weighs every possibility).
 
+use crate::game::bay::Bay;
+use crate::game::cellset::CellSet;
 use crate::game::fleet::Fleet;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
@@ -17,15 +19,13 @@ use crate::scan::record::{CellState, ScanRecord};
 /// The ships not sunk yet, and the cells of the sunk ones.
 #[derive(Debug, Clone, Default)]
 pub struct Afloat {
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     /// Ships of each kind not sunk yet (empty when the fleet is unknown).
     left: Vec<usize>,
     /// The size of each kind.
     sizes: Vec<usize>,
-    /// Cells of sunk ships, by row-major index, one bit each (bit `i % 64` of word
-    /// `i / 64`): 1/8 byte a cell.
-    sunk: Vec<u64>,
+    /// Cells of sunk ships, by row-major index: 1/8 byte a cell.
+    sunk: CellSet,
 }
 
 impl Afloat {
@@ -39,8 +39,9 @@ impl Afloat {
             }
             None => (Vec::new(), Vec::new()),
         };
-        let sunk = memory::filled(rows.saturating_mul(cols).div_ceil(64), 0u64)?;
-        Ok(Afloat { rows, cols, left, sizes, sunk })
+        let bay = Bay::new(rows, cols);
+        let sunk = CellSet::try_new(bay.cells())?;
+        Ok(Afloat { bay, left, sizes, sunk })
     }
 
     /// What `record`'s sunk answers leave afloat (a strategy taking over mid-game).
@@ -64,10 +65,10 @@ impl Afloat {
             };
             for event in &log.sunk {
                 // A hit made after this sunk answer cannot be part of the ship it sank.
-                let cell = Position::from_index(event.cell as usize, record.cols());
+                let bay = record.bay();
+                let cell = bay.position(event.cell as usize);
                 let before = |p: Position| {
-                    record.state(p) == CellState::Hit
-                        && rank_of(p.index(record.cols())).is_some_and(|r| r <= event.rank as usize)
+                    record.state(p) == CellState::Hit && rank_of(bay.index(p)).is_some_and(|r| r <= event.rank as usize)
                 };
                 afloat.sink(cell, event.kind, rules, fleet, before);
             }
@@ -89,7 +90,7 @@ impl Afloat {
         is_hit: impl Fn(Position) -> bool,
     ) -> Option<(usize, Ship)> {
         let fleet = fleet?;
-        let live = |p: Position| p.row < self.rows && p.col < self.cols && is_hit(p) && !self.is_sunk(p);
+        let live = |p: Position| self.bay.contains(p) && is_hit(p) && !self.is_sunk(p);
         let mut best: Option<(usize, Ship)> = None;
         for (k, kind_info) in fleet.kinds().iter().enumerate() {
             if kind.is_some_and(|named| named != k) || self.left.get(k).copied().unwrap_or(0) == 0 {
@@ -102,7 +103,7 @@ impl Afloat {
                 for (dr, dc) in shape.cells() {
                     let (Some(row), Some(col)) = (cell.row.checked_sub(dr), cell.col.checked_sub(dc)) else { continue };
                     let ship = Ship::drawn(Position::new(row, col), shape);
-                    if ship.fits(self.rows, self.cols) && ship.cells().all(live) {
+                    if ship.fits(self.bay.rows, self.bay.cols) && ship.cells().all(live) {
                         best = Some((k, ship));
                         break 'variants;
                     }
@@ -114,10 +115,7 @@ impl Afloat {
             *n -= 1;
         }
         for p in ship.cells() {
-            let i = p.index(self.cols);
-            if let Some(word) = self.sunk.get_mut(i / 64) {
-                *word |= 1 << (i % 64);
-            }
+            self.sunk.insert(self.bay.index(p));
         }
         Some((k, ship))
     }
@@ -126,7 +124,7 @@ impl Afloat {
     /// games from one state).
     /// Pre: none. Post: equal to `other.clone()`.
     pub fn copy_from(&mut self, other: &Afloat) {
-        (self.rows, self.cols) = (other.rows, other.cols);
+        self.bay = other.bay;
         self.left.clone_from(&other.left);
         self.sizes.clone_from(&other.sizes);
         self.sunk.clone_from(&other.sunk);
@@ -135,8 +133,7 @@ impl Afloat {
     /// True when `pos` is a cell of a sunk ship.
     /// Pre: none. Post: false outside the bay.
     pub fn is_sunk(&self, pos: Position) -> bool {
-        let i = pos.index(self.cols);
-        pos.row < self.rows && pos.col < self.cols && self.sunk.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        self.bay.contains(pos) && self.sunk.contains(self.bay.index(pos))
     }
 
     /// Ships of kind `kind` not sunk yet.

@@ -60,19 +60,19 @@ impl Bayes {
         if rules.touch() || !rules.fleet().is_straight() {
             return;
         }
-        let (rows, cols) = (scan.rows(), scan.cols());
+        let bay = scan.bay();
         let grid = scan.record().states();
         let sunk: Vec<usize> =
             scan.record().answers().map_or(Vec::new(), |log| log.sunk.iter().map(|e| e.cell as usize).collect());
-        let Ok(found) = runs::find(rows, cols, &grid) else { return };
+        let Ok(found) = runs::find(bay.rows, bay.cols, &grid) else { return };
         for run in found {
-            let whole = run.closed(rows, cols, &grid) || run.cells().any(|p| sunk.contains(&p.index(cols)));
+            let whole = run.closed(bay.rows, bay.cols, &grid) || run.cells().any(|p| sunk.contains(&bay.index(p)));
             for p in run.cells() {
-                for d in p.diagonals(rows, cols) {
+                for d in bay.diagonals(p) {
                     scan.eliminate(d);
                 }
                 if whole {
-                    for n in p.orthogonals(rows, cols) {
+                    for n in bay.neighbours4(p) {
                         scan.eliminate(n);
                     }
                 }

@@ -49,7 +49,7 @@ impl Hunt {
     /// The next cell to hunt: uniform among the unknown cells on the lattice of
     /// spacing `spacing` (`None` spacing: any unknown cell).
     fn hunt(&mut self, scan: &Scan<'_>, rng: &mut Rng, spacing: &mut Option<usize>) -> Option<Position> {
-        let cols = scan.cols();
+        let bay = scan.bay();
         loop {
             if self.pool.is_empty() {
                 if self.deferred.is_empty() {
@@ -61,7 +61,7 @@ impl Hunt {
             }
             let j = rng.below(self.pool.len() as u64) as usize;
             let i = self.pool.swap_remove(j) as usize;
-            let pos = Position::from_index(i, cols);
+            let pos = bay.position(i);
             if scan.state(pos) != CellState::Unknown {
                 continue;
             }
@@ -89,14 +89,14 @@ impl ScanStrategy for Hunt {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
+        let bay = scan.bay();
         let mut rng = Rng::new(self.seed);
         self.pool.clear();
-        memory::reserve(&mut self.pool, rows * cols).map_err(|e| scan.out_of_memory(e))?;
-        self.pool.extend(0..(rows * cols) as u32);
+        memory::reserve(&mut self.pool, bay.cells()).map_err(|e| scan.out_of_memory(e))?;
+        self.pool.extend(0..bay.cells() as u32);
         self.deferred.clear();
         if self.parity {
-            memory::reserve(&mut self.deferred, rows * cols).map_err(|e| scan.out_of_memory(e))?;
+            memory::reserve(&mut self.deferred, bay.cells()).map_err(|e| scan.out_of_memory(e))?;
         }
         self.stack.clear();
         let rules = scan.rules().clone();
@@ -108,7 +108,7 @@ impl ScanStrategy for Hunt {
         while !scan.is_done() {
             let mut target = None;
             while let Some(i) = self.stack.pop() {
-                let pos = Position::from_index(i as usize, cols);
+                let pos = bay.position(i as usize);
                 if scan.state(pos) == CellState::Unknown {
                     target = Some(pos);
                     break;
@@ -124,9 +124,9 @@ impl ScanStrategy for Hunt {
             let answer = scan.probe(pos, source)?;
             if answer.is_hit() {
                 memory::reserve(&mut self.stack, 4).map_err(|e| scan.out_of_memory(e))?;
-                for n in pos.orthogonals(rows, cols) {
+                for n in bay.neighbours4(pos) {
                     if scan.state(n) == CellState::Unknown {
-                        self.stack.push(n.index(cols) as u32);
+                        self.stack.push(bay.index(n) as u32);
                     }
                 }
             }

@@ -58,8 +58,7 @@ fn rank(key: Key) -> u8 {
 /// The parity scanner.
 #[derive(Debug, Clone, Default)]
 pub struct Parity {
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     /// Ships not yet finished, by size, when the fleet is known.
     fleet: Option<[usize; MAX_SHIP + 1]>,
     /// Largest size still possible when hunting (shrinks as lattices run dry).
@@ -106,10 +105,11 @@ pub fn neighbour_score(scan: &Scan<'_>, pos: Position) -> u32 {
 /// holds it to the cell-by-cell count).
 /// Pre: `l >= 1`. Post: `l` counts; `Err` when the bit per cell cannot be had.
 fn lattice_need(scan: &Scan<'_>, l: usize) -> Result<Vec<usize>, OutOfMemory> {
-    let (rows, cols) = (scan.rows(), scan.cols());
+    let bay = scan.bay();
+    let Bay { rows, cols } = bay; // runs are found by row and column arithmetic
     let unknown = |r: usize, c: usize| scan.state(Position::new(r, c)) == CellState::Unknown;
     // Cells in a long enough run, one bit each.
-    let mut long = CellSet::try_new(rows * cols)?;
+    let mut long = CellSet::try_new(bay.cells())?;
     for r in 0..rows {
         let mut start = 0;
         for c in 0..=cols {
@@ -139,13 +139,9 @@ fn lattice_need(scan: &Scan<'_>, l: usize) -> Result<Vec<usize>, OutOfMemory> {
         }
     }
     let mut need = vec![0usize; l];
-    for r in 0..rows {
-        for c in 0..cols {
-            if long.contains(r * cols + c) {
-                if let Some(n) = need.get_mut((r + c) % l) {
-                    *n += 1;
-                }
-            }
+    for p in long.iter().map(|i| bay.position(i)) {
+        if let Some(n) = need.get_mut((p.row + p.col) % l) {
+            *n += 1;
         }
     }
     Ok(need)
@@ -170,8 +166,7 @@ fn free_run(scan: &Scan<'_>, pos: Position, dir: Direction, max: usize) -> usize
 
 impl Parity {
     fn reset(&mut self, scan: &Scan<'_>) -> Result<(), ScanError> {
-        self.rows = scan.rows();
-        self.cols = scan.cols();
+        self.bay = scan.bay();
         self.fleet = scan.fleet().and_then(|f| {
             let mut counts = [0usize; MAX_SHIP + 1];
             for s in f.sizes() {
@@ -199,16 +194,15 @@ impl Parity {
             for sizes in self.afloat_sizes_gone(scan) {
                 self.remove_size(sizes);
             }
-            let cols = self.cols;
             self.live.extend(
                 grid.iter()
                     .enumerate()
-                    .filter(|&(i, &s)| s == CellState::Hit && !self.afloat.is_sunk(Position::from_index(i, cols)))
-                    .map(|(i, _)| Position::from_index(i, cols)),
+                    .filter(|&(i, &s)| s == CellState::Hit && !self.afloat.is_sunk(self.bay.position(i)))
+                    .map(|(i, _)| self.bay.position(i)),
             );
         } else {
-            for run in runs::find(self.rows, self.cols, &grid).unwrap_or_default() {
-                if run.closed(self.rows, self.cols, &grid) {
+            for run in runs::find(self.bay.rows, self.bay.cols, &grid).unwrap_or_default() {
+                if run.closed(self.bay.rows, self.bay.cols, &grid) {
                     self.remove_size(run.len);
                 } else {
                     self.runs.push(run.cells().collect());
@@ -301,7 +295,8 @@ impl Parity {
     /// unknown cell's sides are counted once, into one of three rows kept at hand (the
     /// rows above, at and below the row being filled).
     fn fill_keys(&mut self, scan: &Scan<'_>) -> Result<(), OutOfMemory> {
-        let (rows, cols) = (self.rows, self.cols);
+        let bay = self.bay;
+        let Bay { rows, cols } = bay; // row and column arithmetic below
         let (l, offset) = (self.spacing.max(1), self.offset);
         let is_water = |p: Position| scan.state(p).is_water();
         // The sides of each cell of row `r` that is unknown (0 for the others).
@@ -309,10 +304,7 @@ impl Parity {
             for (c, s) in out.iter_mut().enumerate() {
                 let p = Position::new(r, c);
                 *s = if r < rows && scan.state(p) == CellState::Unknown {
-                    Direction::ORTHOGONAL
-                        .iter()
-                        .map(|&d| p.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w))))
-                        .sum()
+                    Direction::ORTHOGONAL.iter().map(|&d| bay.step(p, d).map_or(1, |w| u8::from(is_water(w)))).sum()
                 } else {
                     0
                 };
@@ -380,19 +372,20 @@ impl Parity {
     ///   lattice holds one of them in each direction, none when `pos` is on the lattice.
     ///   They are counted again (a few reads each).
     fn blocked(&mut self, scan: &Scan<'_>, pos: Position) {
-        let (rows, cols) = (self.rows, self.cols);
-        self.keys.set(pos.index(cols), 0);
+        let bay = self.bay;
+        let Bay { rows, cols } = bay; // row and column arithmetic below
+        self.keys.set(bay.index(pos), 0);
         let state = |p: Position| scan.state(p);
         let is_water = |p: Position| state(p).is_water();
         let sides: u8 =
-            Direction::ORTHOGONAL.iter().map(|&d| pos.step(d, rows, cols).map_or(1, |w| u8::from(is_water(w)))).sum();
+            Direction::ORTHOGONAL.iter().map(|&d| bay.step(pos, d).map_or(1, |w| u8::from(is_water(w)))).sum();
         let water = is_water(pos);
         for d in Direction::ORTHOGONAL {
-            let Some(u) = pos.step(d, rows, cols) else { continue };
+            let Some(u) = bay.step(pos, d) else { continue };
             self.shift(u, |k| k.saturating_sub(sides));
             if water && state(u) == CellState::Unknown {
                 for d2 in Direction::ORTHOGONAL {
-                    match u.step(d2, rows, cols) {
+                    match bay.step(u, d2) {
                         Some(q) if q != pos => self.shift(q, |k| k.saturating_add(1)),
                         _ => {}
                     }
@@ -419,7 +412,7 @@ impl Parity {
             near[3] = r.checked_sub(behind).map(|y| Position::new(y, c));
         }
         for q in near.into_iter().flatten() {
-            let i = q.index(cols);
+            let i = bay.index(q);
             let key = self.keys.rank(i);
             if key > 0 {
                 let n = self.placements(scan, q) as u8;
@@ -432,7 +425,7 @@ impl Parity {
     /// Changes the key of `pos` by `f` if it is above 0 (an unknown lattice cell with
     /// placements); a key at 0 stays 0.
     fn shift(&mut self, pos: Position, f: impl Fn(u8) -> u8) {
-        let i = pos.index(self.cols);
+        let i = self.bay.index(pos);
         let key = self.keys.rank(i);
         if key > 0 {
             self.keys.set(i, f(key));
@@ -448,7 +441,7 @@ impl Parity {
     /// The best cell to extend `run`, or `None` when no ship that may be afloat can
     /// extend it (the run is then a finished ship).
     fn target(&self, scan: &Scan<'_>, run: &[Position]) -> Option<Position> {
-        let (rows, cols) = (self.rows, self.cols);
+        let bay = self.bay;
         let (first, last) = (*run.first()?, *run.last()?);
         let horizontal = run.len() < 2 || first.row == last.row;
         let vertical = run.len() < 2 || first.col == last.col;
@@ -464,7 +457,7 @@ impl Parity {
                 continue;
             }
             let end = if matches!(dir, Direction::N | Direction::W) { first } else { last };
-            let Some(cand) = end.step(dir, rows, cols) else { continue };
+            let Some(cand) = bay.step(end, dir) else { continue };
             if scan.state(cand) != CellState::Unknown {
                 continue;
             }
@@ -503,7 +496,7 @@ impl Parity {
             return Ok(());
         }
         let run = self.runs.remove(k);
-        let bay = Bay::new(self.rows, self.cols);
+        let bay = self.bay;
         // The run's halo (its own cells, hits, are not open: eliminating them is a no-op).
         for &p in &run {
             for n in bay.around(p) {
@@ -516,8 +509,8 @@ impl Parity {
 
     /// Records a hit at `pos`: eliminates its diagonals and extends (or starts) a run.
     fn hit(&mut self, scan: &mut Scan<'_>, pos: Position) {
-        let (rows, cols) = (self.rows, self.cols);
-        for d in pos.diagonals(rows, cols) {
+        let bay = self.bay;
+        for d in bay.diagonals(pos) {
             self.eliminate(scan, d);
         }
         // The hit joins every run it touches (two runs with a gap between merge).
@@ -538,7 +531,7 @@ impl Parity {
     fn hunt(&mut self, scan: &Scan<'_>) -> Result<Option<Position>, ScanError> {
         loop {
             if let Some((_, i)) = self.keys.best() {
-                return Ok(Some(Position::from_index(i, self.cols)));
+                return Ok(Some(self.bay.position(i)));
             }
             // No lattice cell may hold an L ship: no such ship is left unfound.
             if self.spacing <= 1 {
@@ -564,7 +557,7 @@ impl ScanStrategy for Parity {
         if self.touch {
             return self.run_touching(scan);
         }
-        let cells = self.rows * self.cols;
+        let cells = self.bay.cells();
         while !scan.is_done() {
             if scan.record().scans() >= cells {
                 return Err(scan.exhausted());
@@ -606,7 +599,7 @@ impl ScanStrategy for Parity {
 impl Parity {
     /// The game when ships may touch (see the module notes).
     fn run_touching(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let cells = self.rows * self.cols;
+        let cells = self.bay.cells();
         let rules = scan.rules().clone();
         let fleet = scan.fleet().cloned();
         while !scan.is_done() {
@@ -643,14 +636,14 @@ impl Parity {
     /// afloat size along its axis through it and the line of live hits it extends.
     /// Hits with no such neighbour left are dropped from the live list.
     fn target_touching(&mut self, scan: &Scan<'_>) -> Option<Position> {
-        let (rows, cols) = (self.rows, self.cols);
+        let bay = self.bay;
         let is_live = |p: Position, live: &[Position]| live.contains(&p);
         let mut best: Option<(usize, Position)> = None;
         let mut done = Vec::new();
         for &h in &self.live {
             let mut any = false;
             for dir in Direction::ORTHOGONAL {
-                let Some(cand) = h.step(dir, rows, cols) else { continue };
+                let Some(cand) = bay.step(h, dir) else { continue };
                 if scan.state(cand) != CellState::Unknown {
                     continue;
                 }
@@ -664,7 +657,7 @@ impl Parity {
                 };
                 let mut run = 1;
                 let mut p = h;
-                while let Some(q) = p.step(back, rows, cols).filter(|&q| is_live(q, &self.live)) {
+                while let Some(q) = bay.step(p, back).filter(|&q| is_live(q, &self.live)) {
                     run += 1;
                     p = q;
                 }
@@ -754,11 +747,11 @@ mod tests {
             let mut parity = Parity::default();
             parity.reset(&scan).unwrap();
             while let Some(pos) = parity.hunt(&scan).unwrap() {
-                let cells = parity.rows * parity.cols;
+                let cells = parity.bay.cells();
                 let plain = (0..cells)
-                    .map(|i| (parity.key_of(&scan, Position::from_index(i, parity.cols)), Reverse(i)))
+                    .map(|i| (parity.key_of(&scan, parity.bay.position(i)), Reverse(i)))
                     .max()
-                    .map(|(_, Reverse(i))| Position::from_index(i, parity.cols));
+                    .map(|(_, Reverse(i))| parity.bay.position(i));
                 assert_eq!(Some(pos), plain);
                 let hit = scan.probe(pos, Source::Hunt).unwrap().is_hit();
                 parity.blocked(&scan, pos);
@@ -771,8 +764,8 @@ mod tests {
 
     /// Every key as [`Parity::key_of`] gives it from scratch, beside the kept ones.
     fn assert_keys_fresh(parity: &Parity, scan: &Scan<'_>, what: &str) {
-        for i in 0..parity.rows * parity.cols {
-            let plain = rank(parity.key_of(scan, Position::from_index(i, parity.cols)));
+        for i in 0..parity.bay.cells() {
+            let plain = rank(parity.key_of(scan, parity.bay.position(i)));
             assert_eq!(parity.keys.rank(i), plain, "{what}: cell {i}");
         }
     }
@@ -798,7 +791,7 @@ mod tests {
                     scan.probe(p, Source::Hunt).unwrap();
                 }
             }
-            let mut parity = Parity { rows, cols, spacing: l, offset, ..Parity::default() };
+            let mut parity = Parity { bay: Bay::new(rows, cols), spacing: l, offset, ..Parity::default() };
             parity.fill_keys(&scan).unwrap();
             assert_keys_fresh(&parity, &scan, &format!("{rows}x{cols} l {l} offset {offset} filled"));
             for step in 0..rows * cols {
@@ -865,7 +858,7 @@ mod tests {
                     }
                 }
                 for l in 1..=MAX_SHIP {
-                    let parity = Parity { spacing: l, rows, cols, ..Parity::default() };
+                    let parity = Parity { spacing: l, bay: Bay::new(rows, cols), ..Parity::default() };
                     let mut plain = vec![0usize; l];
                     for q in Bay::new(rows, cols).positions() {
                         if parity.placements(&scan, q) > 0 {

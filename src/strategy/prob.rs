@@ -7,6 +7,7 @@
 //! list skips blocked entries when read instead of searching for them (O(1) per step).
 
 use super::ScanStrategy;
+use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
@@ -31,15 +32,15 @@ struct HighProbabilityList {
     head: usize,
     /// Cells ever appended (a blocked cell is never appended again).
     member: CellSet,
-    cols: usize,
+    bay: Bay,
 }
 
 impl HighProbabilityList {
-    fn reset(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
+    fn reset(&mut self, bay: Bay) -> Result<(), OutOfMemory> {
         self.queue.clear();
         self.head = 0;
-        self.member.try_reset(rows * cols)?;
-        self.cols = cols;
+        self.member.try_reset(bay.cells())?;
+        self.bay = bay;
         Ok(())
     }
 
@@ -66,7 +67,7 @@ impl HighProbabilityList {
     }
 
     fn push(&mut self, p: Position, matrix: &Likelihood) {
-        let i = p.index(self.cols);
+        let i = self.bay.index(p);
         if !matrix.is_blocked(p) && !self.member.contains(i) {
             self.member.insert(i);
             self.queue.push(p);
@@ -100,9 +101,9 @@ impl ScanStrategy for Probabilistic {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        self.matrix.try_reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
-        self.list.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
+        let bay = scan.bay();
+        self.matrix.try_reset(bay.rows, bay.cols).map_err(|e| scan.out_of_memory(e))?;
+        self.list.reset(bay).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
             let (pos, source) = match self.list.pop_live(&self.matrix) {
                 Some(p) => (p, Source::ListFront),
@@ -117,13 +118,13 @@ impl ScanStrategy for Probabilistic {
             let hit = scan.probe(pos, source)?.is_hit();
             self.matrix.block(pos);
             if hit {
-                pos.for_each_diagonal(rows, cols, |d| {
+                bay.for_each_diagonal(pos, |d| {
                     if self.matrix.block(d) {
                         scan.eliminate(d);
                     }
                 });
                 memory::reserve(&mut self.list.queue, 4).map_err(|e| scan.out_of_memory(e))?;
-                pos.for_each_orthogonal(rows, cols, |n| self.list.push(n, &self.matrix));
+                bay.for_each_orthogonal(pos, |n| self.list.push(n, &self.matrix));
             }
             scan.show_list(&ListSnapshot { list: &self.list, matrix: &self.matrix });
             scan.end_step();
@@ -145,7 +146,7 @@ mod tests {
         let mut rng = Rng::new(12);
         let mut matrix = Likelihood::new(rows, cols);
         let mut list = HighProbabilityList::default();
-        list.reset(rows, cols).unwrap();
+        list.reset(Bay::new(rows, cols)).unwrap();
         let mut plain: VecDeque<Position> = VecDeque::new();
         let mut seen = vec![false; rows * cols];
         for _ in 0..20_000 {
@@ -174,7 +175,7 @@ mod tests {
         }
         // Taken entries do not pile up: 1,600 cells in, 1,500 taken out.
         let matrix = Likelihood::new(rows, cols);
-        list.reset(rows, cols).unwrap();
+        list.reset(Bay::new(rows, cols)).unwrap();
         for p in crate::game::bay::Bay::new(rows, cols).positions() {
             list.push(p, &matrix);
         }

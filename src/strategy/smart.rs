@@ -11,6 +11,7 @@
 //! tests compare it with a plain `Vec` implementation of the statement's list.
 
 use super::ScanStrategy;
+use crate::game::bay::Bay;
 use crate::game::position::Position;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::{ListView, Source};
@@ -30,7 +31,7 @@ enum Place {
 /// The smart scanner and its `boardList`.
 #[derive(Debug, Default, Clone)]
 pub struct Smart {
-    cols: usize,
+    bay: Bay,
     place: Vec<Place>,
     /// Moved cells; the last entry is the list's first cell.
     front: Vec<u32>,
@@ -41,13 +42,13 @@ pub struct Smart {
 }
 
 impl Smart {
-    fn reset(&mut self, rows: usize, cols: usize) -> Result<(), OutOfMemory> {
-        self.cols = cols;
+    fn reset(&mut self, bay: Bay) -> Result<(), OutOfMemory> {
+        self.bay = bay;
         self.place.clear();
-        memory::resize(&mut self.place, rows * cols, Place::InOrder)?;
+        memory::resize(&mut self.place, bay.cells(), Place::InOrder)?;
         self.front.clear();
         self.cursor = 0;
-        self.len = rows * cols;
+        self.len = bay.cells();
         Ok(())
     }
 
@@ -71,7 +72,7 @@ impl Smart {
         while let Some(i) = self.front.pop() {
             if self.place_of(i as usize) == Place::Moved {
                 self.set_gone(i as usize);
-                return Some(Position::from_index(i as usize, self.cols));
+                return Some(self.bay.position(i as usize));
             }
         }
         None
@@ -117,13 +118,13 @@ impl ListView for Smart {
             // A cell moved twice has a stale lower entry: only its topmost counts.
             let stale = self.front.get(k + 1..).is_some_and(|above| above.contains(&i));
             if self.place_of(i as usize) == Place::Moved && !stale {
-                out.push(Position::from_index(i as usize, self.cols));
+                out.push(self.bay.position(i as usize));
             }
         }
         let mut i = self.cursor;
         while out.len() < limit && i < self.place.len() {
             if self.place_of(i) == Place::InOrder {
-                out.push(Position::from_index(i, self.cols));
+                out.push(self.bay.position(i));
             }
             i += 1;
         }
@@ -137,8 +138,8 @@ impl ScanStrategy for Smart {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        self.reset(rows, cols).map_err(|e| scan.out_of_memory(e))?;
+        let bay = scan.bay();
+        self.reset(bay).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
             // With no moved cell left, every cell still in the list is unknown to the
             // scan and the reverse, and the list is row-major from the cursor on: the
@@ -150,22 +151,22 @@ impl ScanStrategy for Smart {
                         return Err(scan.exhausted());
                     };
                     self.take_up_to(i);
-                    (Position::from_index(i, cols), hit)
+                    (bay.position(i), hit)
                 }
             };
             if hit {
-                pos.for_each_diagonal(rows, cols, |d| {
-                    if self.set_gone(d.index(cols)) {
+                bay.for_each_diagonal(pos, |d| {
+                    if self.set_gone(bay.index(d)) {
                         scan.eliminate(d);
                     }
                 });
                 // Push S first so that E ends on top: the list starts E, S, ...
                 memory::reserve(&mut self.front, 2).map_err(|e| scan.out_of_memory(e))?;
-                let i = pos.index(cols);
-                if pos.row + 1 < rows {
-                    self.move_to_front(i + cols);
+                let i = bay.index(pos);
+                if pos.row + 1 < bay.rows {
+                    self.move_to_front(i + bay.cols);
                 }
-                if pos.col + 1 < cols {
+                if pos.col + 1 < bay.cols {
                     self.move_to_front(i + 1);
                 }
             }
@@ -241,7 +242,7 @@ mod tests {
     #[test]
     fn list_view_shows_the_front() {
         let mut s = Smart::default();
-        s.reset(3, 3).unwrap();
+        s.reset(Bay::new(3, 3)).unwrap();
         assert_eq!(s.len(), 9);
         s.take_up_to(0);
         s.move_to_front(4);

@@ -55,8 +55,7 @@ type Spot = (usize, usize, Position);
 /// The density scanner.
 #[derive(Debug, Clone, Default)]
 pub struct Density {
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     /// The shapes of each kind of the fleet, under the rules.
     shapes: Vec<Vec<Shape>>,
     /// What `shapes` were made from: each kind's shape as drawn, and whether ships may
@@ -93,10 +92,10 @@ impl Density {
     fn weight(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules, spot: Spot) -> u64 {
         let (k, s, at) = spot;
         let Some(&shape) = self.shapes.get(k).and_then(|v| v.get(s)) else { return 0 };
-        if afloat.left(k) == 0 || at.row + shape.rows() > self.rows || at.col + shape.cols() > self.cols {
+        let bay = self.bay;
+        if afloat.left(k) == 0 || at.row + shape.rows() > bay.rows || at.col + shape.cols() > bay.cols {
             return 0;
         }
-        let bay = Bay::new(self.rows, self.cols);
         let mut weight = 1u64;
         let mut open = false;
         for (dr, dc) in shape.cells() {
@@ -139,7 +138,7 @@ impl Density {
             .flat_map(|sh| sh.cells())
             .filter_map(|(dr, dc)| {
                 let p = Position::new(at.row + dr, at.col + dc);
-                (scan.state(p) == CellState::Unknown).then(|| p.index(self.cols))
+                (scan.state(p) == CellState::Unknown).then(|| self.bay.index(p))
             })
             .collect()
     }
@@ -189,11 +188,11 @@ impl Density {
     /// The totals of every unknown cell, computed from scratch (the reference the
     /// incremental ones are tested against).
     fn weigh_all(&self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Result<Vec<u64>, OutOfMemory> {
-        let mut totals = memory::filled(self.rows * self.cols, 0u64)?;
+        let mut totals = memory::filled(self.bay.cells(), 0u64)?;
         for (k, shapes) in self.shapes.iter().enumerate() {
             for (s, shape) in shapes.iter().enumerate() {
-                for r in 0..=self.rows.saturating_sub(shape.rows()) {
-                    for c in 0..=self.cols.saturating_sub(shape.cols()) {
+                for r in 0..=self.bay.rows.saturating_sub(shape.rows()) {
+                    for c in 0..=self.bay.cols.saturating_sub(shape.cols()) {
                         let spot = (k, s, Position::new(r, c));
                         let w = self.weight(scan, afloat, rules, spot);
                         if w > 0 {
@@ -212,7 +211,7 @@ impl Density {
 
     /// Builds the tree from scratch.
     fn rebuild(&mut self, scan: &Scan<'_>, afloat: &Afloat, rules: &Rules) -> Result<(), OutOfMemory> {
-        let cells = self.rows * self.cols;
+        let cells = self.bay.cells();
         self.leaves = cells.next_power_of_two().max(1);
         self.tree.clear();
         memory::resize(&mut self.tree, 2 * self.leaves, 0)?;
@@ -223,7 +222,7 @@ impl Density {
         }
         let totals = self.weigh_all(scan, afloat, rules)?;
         for (i, &t) in totals.iter().enumerate() {
-            if scan.state(Position::from_index(i, self.cols)) == CellState::Unknown {
+            if scan.state(self.bay.position(i)) == CellState::Unknown {
                 if let Some(v) = self.tree.get_mut(self.leaves + i) {
                     *v = t.saturating_add(1);
                 }
@@ -270,7 +269,7 @@ impl Density {
                 }
             };
         }
-        Some(Position::from_index(node - self.leaves, self.cols))
+        Some(self.bay.position(node - self.leaves))
     }
 
     /// Sets the scanner up for `scan`'s bay: its size and the shapes of each kind.
@@ -280,7 +279,7 @@ impl Density {
         let rules = scan.rules().clone();
         let fleet = scan.fleet().cloned().unwrap_or_else(|| Fleet::of_sizes(&[5, 4, 3, 2, 1]));
         let afloat = Afloat::from_record(scan.record(), &rules, Some(&fleet)).map_err(|e| scan.out_of_memory(e))?;
-        (self.rows, self.cols) = (scan.rows(), scan.cols());
+        self.bay = scan.bay();
         let (drawn, rotate) = &self.shaped_from;
         if !drawn.iter().copied().eq(fleet.kinds().iter().map(|k| k.shape)) || *rotate != rules.rotate() {
             self.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
@@ -294,12 +293,12 @@ impl Density {
     /// and fleet (the caller plays each rollout through a scan).
     /// Pre: none. Post: `Err` when memory runs out.
     pub(crate) fn rollouts(&mut self, scan: &Scan<'_>) -> Result<Option<small::Rollouts<'_>>, ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        if self.random_ties.is_some() || rows * cols > small::MAX_CELLS {
+        let bay = scan.bay();
+        if self.random_ties.is_some() || bay.cells() > small::MAX_CELLS {
             return Ok(None);
         }
         let (rules, fleet, afloat) = self.prepare(scan)?;
-        if !self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))? {
+        if !self.small.prepare(bay, &self.shapes).map_err(|e| scan.out_of_memory(e))? {
             return Ok(None);
         }
         small::Rollouts::new(&mut self.small, scan, rules, fleet, afloat).map(Some).map_err(|e| scan.out_of_memory(e))
@@ -311,21 +310,21 @@ impl Density {
     /// Pre: the scan's bay has at most [`DENSITY_CELLS`] cells. Post: at most `k` cells,
     /// all unknown; empty only when none is unknown.
     pub fn ranked(&mut self, scan: &Scan<'_>, k: usize) -> Result<Vec<Position>, ScanError> {
-        let cols = scan.cols();
+        let bay = scan.bay();
         let (rules, _, afloat) = self.prepare(scan)?;
         let totals = self.weigh_all(scan, &afloat, &rules).map_err(|e| scan.out_of_memory(e))?;
         let mut open: Vec<(u64, usize)> = totals
             .iter()
             .enumerate()
-            .filter(|&(i, _)| scan.state(Position::from_index(i, cols)) == CellState::Unknown)
+            .filter(|&(i, _)| scan.state(bay.position(i)) == CellState::Unknown)
             .map(|(i, &t)| (t, i))
             .collect();
         open.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         if open.first().is_some_and(|&(t, _)| t == 0) {
-            let first = open.first().map(|&(_, i)| Position::from_index(i, cols));
+            let first = open.first().map(|&(_, i)| bay.position(i));
             return Ok(next_to_a_hit(scan).or(first).into_iter().collect());
         }
-        Ok(open.iter().take(k).map(|&(_, i)| Position::from_index(i, cols)).collect())
+        Ok(open.iter().take(k).map(|&(_, i)| bay.position(i)).collect())
     }
 }
 
@@ -345,16 +344,16 @@ impl ScanStrategy for Density {
     }
 
     fn run(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let (rows, cols) = (scan.rows(), scan.cols());
-        if rows * cols > DENSITY_CELLS {
-            return Err(super::too_large(self.name(), rows, cols, scan.rules()));
+        let bay = scan.bay();
+        if bay.cells() > DENSITY_CELLS {
+            return Err(super::too_large(self.name(), bay.rows, bay.cols, scan.rules()));
         }
         self.rng = self.random_ties.map(Rng::new);
         let (rules, fleet, mut afloat) = self.prepare(scan)?;
         // The fast path makes the same probes but keeps no per-cell totals to show: a
         // scan whose observer shows weights takes the general path.
-        if !self.plain && !scan.wants_weights() && rows * cols <= small::MAX_CELLS {
-            let fits = self.small.prepare(rows, cols, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
+        if !self.plain && !scan.wants_weights() && bay.cells() <= small::MAX_CELLS {
+            let fits = self.small.prepare(bay, &self.shapes).map_err(|e| scan.out_of_memory(e))?;
             if fits {
                 let mut game =
                     small::Game { small: &mut self.small, afloat, fleet: &fleet, rules: &rules, rng: &mut self.rng };
@@ -381,10 +380,10 @@ impl ScanStrategy for Density {
             let (leaves, tree) = (self.leaves, &self.tree);
             scan.show_weights("positions", || {
                 // A leaf holds a cell's total plus one while it is unknown, 0 once known.
-                (0..rows * cols).map(|i| tree.get(leaves + i).map_or(0.0, |&v| v.saturating_sub(1) as f64)).collect()
+                (0..bay.cells()).map(|i| tree.get(leaves + i).map_or(0.0, |&v| v.saturating_sub(1) as f64)).collect()
             });
             let answer = scan.probe(pos, Source::Density)?;
-            self.set(pos.index(cols), 0);
+            self.set(bay.index(pos), 0);
             if let Answer::Sunk(kind) = answer {
                 let mut next = afloat.clone();
                 let record = scan.record();
@@ -394,13 +393,12 @@ impl ScanStrategy for Density {
                     // Positions through the ship (and its neighbours, when ships may not
                     // touch), and every position of its kind if none of it is afloat now.
                     let mut more: HashSet<Spot> = HashSet::new();
-                    let bay = scan.bay();
                     let mut found = Vec::new();
                     bay.for_each_forbidden(ship.cells(), rules.reach(), |c| self.covering(bay.position(c), &mut found));
                     if next.left(k) == 0 {
                         for (s, shape) in self.shapes.get(k).cloned().unwrap_or_default().iter().enumerate() {
-                            for r in 0..=rows.saturating_sub(shape.rows()) {
-                                for c in 0..=cols.saturating_sub(shape.cols()) {
+                            for r in 0..=bay.rows.saturating_sub(shape.rows()) {
+                                for c in 0..=bay.cols.saturating_sub(shape.cols()) {
                                     found.push((k, s, Position::new(r, c)));
                                 }
                             }
@@ -434,10 +432,9 @@ impl ScanStrategy for Density {
 /// The first unknown cell, in row-major order, with a hit beside it (up, down, left or
 /// right).
 pub(super) fn next_to_a_hit(scan: &Scan<'_>) -> Option<Position> {
-    let (rows, cols) = (scan.rows(), scan.cols());
-    (0..rows * cols).map(|i| Position::from_index(i, cols)).find(|&p| {
-        scan.state(p) == CellState::Unknown && p.orthogonals(rows, cols).any(|q| scan.state(q) == CellState::Hit)
-    })
+    let bay = scan.bay();
+    bay.positions()
+        .find(|&p| scan.state(p) == CellState::Unknown && bay.neighbours4(p).any(|q| scan.state(q) == CellState::Hit))
 }
 
 #[cfg(test)]
@@ -479,7 +476,7 @@ mod tests {
                 let fleet = board.rules().fleet().clone();
                 let mut d = Density::default();
                 let mut afloat = Afloat::new(rows, cols, Some(&fleet)).unwrap();
-                (d.rows, d.cols) = (rows, cols);
+                d.bay = Bay::new(rows, cols);
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
                 d.rebuild(&scan, &afloat, &rules).unwrap();
                 while !scan.is_done() {
@@ -529,7 +526,7 @@ mod tests {
                 let mut silent = crate::scan::observer::Silent;
                 let mut scan = Scan::new(&mut sonar, &mut silent);
                 let fleet = board.rules().fleet().clone();
-                let mut d = Density { rows: 10, cols: 10, ..Density::default() };
+                let mut d = Density { bay: Bay::new(10, 10), ..Density::default() };
                 d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
                 let mut afloat = Afloat::new(10, 10, Some(&fleet)).unwrap();
                 while !scan.is_done() {
@@ -571,7 +568,7 @@ mod tests {
             let fleet = board.rules().fleet().clone();
             let mut d = Density::with_random_ties(g);
             d.rng = Some(Rng::new(g));
-            (d.rows, d.cols) = (12, 10);
+            d.bay = Bay::new(12, 10);
             d.shapes = fleet.kinds().iter().map(|k| rules.variants(k.shape)).collect();
             let afloat = Afloat::new(12, 10, Some(&fleet)).unwrap();
             d.rebuild(&scan, &afloat, &rules).unwrap();
@@ -614,8 +611,7 @@ mod tests {
         let mut silent = crate::scan::observer::Silent;
         let mut scan = Scan::new(&mut sonar, &mut silent);
         let mut d = Density {
-            rows: 1,
-            cols: 5,
+            bay: Bay::new(1, 5),
             shapes: vec![vec![Shape::straight(3, crate::game::position::Orientation::East)]],
             ..Density::default()
         };

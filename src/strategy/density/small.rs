@@ -40,8 +40,7 @@ pub(super) const MAX_CELLS: usize = 128;
 #[derive(Debug, Clone, Default)]
 pub(super) struct Small {
     /// The bay and the shapes of each kind the table was built for.
-    rows: usize,
-    cols: usize,
+    bay: Bay,
     shapes: Vec<Vec<Shape>>,
     /// Whether the table was built for them, and whether it fits ([`Small::prepare`]'s
     /// answer).
@@ -103,6 +102,12 @@ fn bit(i: usize) -> u128 {
     1u128.checked_shl(i as u32).unwrap_or(0)
 }
 
+/// The mask of `cells` of `bay` (the fast path's one way from cells to a mask).
+/// Pre: the cells lie inside `bay`. Post: one bit per cell (none beyond the 128th).
+fn mask_of(bay: Bay, cells: impl IntoIterator<Item = Position>) -> u128 {
+    cells.into_iter().fold(0, |m, p| m | bit(bay.index(p)))
+}
+
 /// The cells of `mask`, lowest first.
 fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -123,30 +128,29 @@ impl Small {
         bits(ship).fold(0, |m, i| m | self.halos.get(i).copied().unwrap_or(0))
     }
 
-    /// Builds (or keeps) the table of positions for a `rows` x `cols` bay and these
-    /// shapes of each kind.
+    /// Builds (or keeps) the table of positions for `bay` and these shapes of each kind.
     /// Pre: none. Post: `Ok(true)` when the fast path can play this bay and fleet with
     /// exact totals (at most [`MAX_CELLS`] cells, no total can pass `u64::MAX`);
     /// `Ok(false)` when the general path must.
-    pub(super) fn prepare(&mut self, rows: usize, cols: usize, shapes: &[Vec<Shape>]) -> Result<bool, OutOfMemory> {
-        if self.rows == rows && self.cols == cols && self.shapes == shapes && self.built {
+    pub(super) fn prepare(&mut self, bay: Bay, shapes: &[Vec<Shape>]) -> Result<bool, OutOfMemory> {
+        if self.bay == bay && self.shapes == shapes && self.built {
             return Ok(self.ready);
         }
         (self.built, self.ready) = (true, false);
-        (self.rows, self.cols) = (rows, cols);
+        self.bay = bay;
+        let Bay { rows, cols } = bay; // the positions are enumerated by row and column
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);
         self.masks.clear();
         self.kinds.clear();
         self.kept.clear();
-        let cells = rows * cols;
+        let cells = bay.cells();
         if cells == 0 || cells > MAX_CELLS {
             return Ok(false);
         }
-        let bay = Bay::new(rows, cols);
         self.halos.clear();
         for p in bay.positions() {
-            memory::push(&mut self.halos, bay.around(p).fold(0u128, |m, q| m | bit(bay.index(q))))?;
+            memory::push(&mut self.halos, mask_of(bay, bay.around(p)))?;
         }
         let mut count = vec![0usize; cells];
         self.kind_starts.clear();
@@ -326,10 +330,10 @@ impl Game<'_> {
 impl Game<'_> {
     /// What `scan` knows, as masks (the ships afloat are this game's `afloat`).
     fn known_of(&self, scan: &Scan<'_>) -> Known {
-        let (rows, cols) = (scan.rows(), scan.cols());
         let mut known = Known { unknown: 0, hits: 0, sunk: 0, barred: 0, halo: 0, all: 0 };
-        for i in 0..rows * cols {
-            let p = Position::from_index(i, cols);
+        let bay = scan.bay();
+        for i in 0..bay.cells() {
+            let p = bay.position(i); // an index loop: cheaper here than `bay.positions()`
             known.all |= bit(i);
             match scan.state(p) {
                 CellState::Unknown => known.unknown |= bit(i),
@@ -349,7 +353,7 @@ impl Game<'_> {
     /// start kept, or weighed afresh (and kept).
     fn weigh(&mut self, known: &Known) -> Result<(), OutOfMemory> {
         let positions = self.small.masks.len();
-        let cells = self.small.rows * self.small.cols;
+        let cells = self.small.bay.cells();
         let start = self.start(known);
         let small = &mut *self.small;
         if let Some(kept) = small.kept.iter().find(|k| Some(k.start) == start) {
@@ -379,17 +383,16 @@ impl Game<'_> {
         if total > 0 {
             return Some(i);
         }
-        let (rows, cols) = (self.small.rows, self.small.cols);
-        let beside = bits(known.unknown).find(|&j| {
-            Position::from_index(j, cols).orthogonals(rows, cols).any(|q| known.hits & bit(q.index(cols)) != 0)
-        });
+        let bay = self.small.bay;
+        let beside = bits(known.unknown)
+            .find(|&j| bay.neighbours4(bay.position(j)).any(|q| known.hits & bit(bay.index(q)) != 0));
         Some(beside.unwrap_or(i))
     }
 
     /// Takes in `answer` to the probe of cell `i`: the masks, the ships afloat, and the
     /// weights of the positions it changes with the totals.
     fn apply(&mut self, known: &mut Known, i: usize, answer: Answer) {
-        let (cols, positions) = (self.small.cols, self.small.masks.len());
+        let (bay, positions) = (self.small.bay, self.small.masks.len());
         known.unknown &= !bit(i);
         if answer.is_hit() {
             known.hits |= bit(i);
@@ -399,11 +402,9 @@ impl Game<'_> {
         let mut sank: Option<(u128, usize)> = None;
         if let Answer::Sunk(kind) = answer {
             let hits = known.hits;
-            let state = |p: Position| hits & bit(p.index(cols)) != 0;
-            if let Some((k, ship)) =
-                self.afloat.sink(Position::from_index(i, cols), kind, self.rules, Some(self.fleet), state)
-            {
-                let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+            let state = |p: Position| hits & bit(bay.index(p)) != 0;
+            if let Some((k, ship)) = self.afloat.sink(bay.position(i), kind, self.rules, Some(self.fleet), state) {
+                let mask = mask_of(bay, ship.cells());
                 let halo = known.halo;
                 known.sunk |= mask;
                 self.surround(mask, known);
@@ -436,12 +437,12 @@ impl Game<'_> {
     /// Pre: `scan` is of the size `prepare` was given. Post: as
     /// [`ScanStrategy::run`](crate::strategy::ScanStrategy::run).
     pub(super) fn play(&mut self, scan: &mut Scan<'_>) -> Result<(), ScanError> {
-        let cols = scan.cols();
+        let bay = scan.bay();
         let mut known = self.known_of(scan);
         self.weigh(&known).map_err(|e| scan.out_of_memory(e))?;
         while !scan.is_done() {
             let Some(i) = self.choose(&known) else { return Err(scan.exhausted()) };
-            let answer = scan.probe(Position::from_index(i, cols), Source::Density)?;
+            let answer = scan.probe(bay.position(i), Source::Density)?;
             self.apply(&mut known, i, answer);
             scan.end_step();
         }
@@ -574,11 +575,11 @@ impl<'a> Rollouts<'a> {
     /// Pre: `board` agrees with the state and is of its bay. Post: false, and `out` as
     /// it was, when a candidate is not an unknown cell or a game cannot be finished.
     pub(crate) fn play(&mut self, board: &Board, cands: &[Position], out: &mut Vec<usize>) -> bool {
-        let cols = self.small.cols;
+        let bay = self.small.bay;
         self.layout.ships.clear();
         self.layout.all = 0;
         for (k, ship) in board.ships().enumerate() {
-            let mask = ship.cells().fold(0u128, |m, p| m | bit(p.index(cols)));
+            let mask = mask_of(bay, ship.cells());
             self.layout.ships.push((mask, board.kind_of(k)));
             self.layout.all |= mask;
         }
@@ -586,8 +587,8 @@ impl<'a> Rollouts<'a> {
             self.lanes.push(self.start.clone());
         }
         for (lane, c) in self.lanes.iter_mut().zip(cands) {
-            let first = c.index(cols);
-            if c.col >= cols || self.start.known.unknown & bit(first) == 0 {
+            let first = bay.index(*c);
+            if c.col >= bay.cols || self.start.known.unknown & bit(first) == 0 {
                 return false;
             }
             lane.known = self.start.known;
@@ -702,7 +703,7 @@ mod tests {
         let shapes = vec![vec![Shape::straight(1, Orientation::East)]];
         for (rows, cols) in [(1, 1), (1, 9), (9, 1), (3, 4), (8, 8), (10, 10), (11, 11), (1, 128), (128, 1)] {
             let mut small = Small::default();
-            assert!(small.prepare(rows, cols, &shapes).unwrap());
+            assert!(small.prepare(Bay::new(rows, cols), &shapes).unwrap());
             let bay = Bay::new(rows, cols);
             for _ in 0..100 {
                 let ship: u128 = (0..rows * cols).filter(|_| rng.below(10) == 0).fold(0, |m, i| m | bit(i));

@@ -3,7 +3,6 @@
 
 use super::{Advice, AdviceError, Estimate, Reason, Suggestion, Values};
 use crate::game::cellset::CellSet;
-use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::posterior::{Estimator, Evidence, Found, Posterior, PosteriorError, Prior, Settings};
 use crate::scan::deduce::Deduction;
@@ -36,36 +35,27 @@ pub(super) fn advice(
     } else {
         Deduction::known(&known)
     };
-    let (rows, cols) = (known.rows(), known.cols());
+    let bay = known.bay();
     let settings = Settings { samples: SAMPLES, prior, ..Settings::default() };
     let ev = Evidence { known: &known, wrecks: Some(wrecks), rules };
     let post: Posterior = Estimator::with_settings(seed, settings)
         .estimate_under(&ev)
         .map_err(|e| AdviceError::Grid(why_none(e, &ev)))?;
     // Both sources are sound: keep what either settles.
-    for i in 0..rows * cols {
-        let p = Position::from_index(i, cols);
-        if let Some(w) = d.water.get_mut(i) {
-            *w |= post.is_certain_water(p);
-        }
-        if let Some(s) = d.ship.get_mut(i) {
-            *s |= post.is_certain_ship(p);
-        }
-    }
-    let flag = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+    d.water |= post.certain_water();
+    d.ship |= post.certain_ship();
     let prob = |i: usize| -> f64 {
-        if flag(&d.ship, i) {
+        if d.ship.contains(i) {
             1.0
-        } else if flag(&d.water, i) {
+        } else if d.water.contains(i) {
             0.0
         } else {
-            post.prob(Position::from_index(i, cols))
+            post.prob(bay.position(i))
         }
     };
-    let values: Vec<f64> = (0..rows * cols).map(prob).collect();
+    let values: Vec<f64> = (0..bay.cells()).map(prob).collect();
     // The posterior's own choice, told what the rules settle too (known cells are out).
-    let out: Vec<bool> =
-        (0..rows * cols).map(|i| flag(&d.water, i) || known.state_at(i) != CellState::Unknown).collect();
+    let out = CellSet::from_fn(bay.cells(), |i| d.water.contains(i) || known.state_at(i) != CellState::Unknown);
     let suggest = post.best_given(&out, &d.ship).map(|(cell, q)| Suggestion { cell, reason: Reason::Probability(q) });
     let estimate = Estimate {
         method: post.method,

@@ -205,17 +205,16 @@ pub struct Advice {
     pub prior: Prior,
     /// The cell to probe next; `None` when no unknown cell can hold a ship.
     pub suggest: Option<Suggestion>,
-    /// Cells the grid settles as water, row-major (known cells included).
-    pub water: Vec<bool>,
-    /// Cells the grid settles as ship cells, row-major (known cells included).
-    pub ship: Vec<bool>,
+    /// Cells the grid settles as water, row-major indices (known cells included).
+    pub water: CellSet,
+    /// Cells the grid settles as ship cells, row-major indices (known cells included).
+    pub ship: CellSet,
 }
 
 impl Advice {
     /// Every cell of the grid, row-major.
     pub fn positions(&self) -> impl Iterator<Item = Position> {
-        let cols = self.known.cols();
-        (0..self.known.rows() * cols).map(move |i| Position::from_index(i, cols))
+        self.known.bay().positions()
     }
 
     /// True when `p` is unknown in the grid.
@@ -226,8 +225,8 @@ impl Advice {
     /// The unknown cells the grid settles as water (`ship` false) or as ship cells.
     pub fn certain(&self, ship: bool) -> impl Iterator<Item = Position> + '_ {
         let flags = if ship { &self.ship } else { &self.water };
-        let cols = self.known.cols();
-        self.positions().filter(move |&p| self.is_unknown(p) && flags.get(p.index(cols)).copied().unwrap_or(false))
+        let bay = self.known.bay();
+        self.positions().filter(move |&p| self.is_unknown(p) && flags.contains(bay.index(p)))
     }
 }
 

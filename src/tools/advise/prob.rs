@@ -22,16 +22,14 @@ pub(super) fn advice(
     let sizes = fleet_given.then(|| afloat.sizes());
     let d =
         crate::scan::deduce::deduce(&known, wrecks, sizes.as_deref()).map_err(|e| AdviceError::Grid(e.to_string()))?;
-    let (rows, cols) = (known.rows(), known.cols());
-    let mut matrix = Likelihood::new(rows, cols);
+    let bay = known.bay();
+    let mut matrix = Likelihood::new(bay.rows, bay.cols);
     // What prob would have blocked (probed cells, a hit's diagonals) is water or a hit:
     // the cells left free are the unknown ones not water.
-    for (i, &w) in d.water.iter().enumerate() {
-        if w || known.state_at(i) == CellState::Hit {
-            matrix.block(Position::from_index(i, cols));
-        }
+    for i in (0..bay.cells()).filter(|&i| d.water.contains(i) || known.state_at(i) == CellState::Hit) {
+        matrix.block(bay.position(i));
     }
-    let positions = || (0..rows * cols).map(move |i| Position::from_index(i, cols));
+    let positions = || bay.positions();
     let free = |p: Position| !matrix.is_blocked(p);
     // The first cell of highest score among `cells`, free ones only.
     let best_of = |cells: &mut dyn Iterator<Item = Position>| {
@@ -40,9 +38,9 @@ pub(super) fn advice(
             _ => Some(p),
         })
     };
-    let flag = |v: &[bool], p: Position| v.get(p.index(cols)).copied().unwrap_or(false);
+    let flag = |v: &CellSet, p: Position| v.contains(bay.index(p));
     let next_to_hit = |p: Position| {
-        known.state(p) == CellState::Unknown && p.orthogonals(rows, cols).any(|n| known.state(n) == CellState::Hit)
+        known.state(p) == CellState::Unknown && bay.neighbours4(p).any(|n| known.state(n) == CellState::Hit)
     };
     // First the best certain ship cell, then the best neighbour of a hit, then prob's
     // own choice: the highest score.
