@@ -166,7 +166,20 @@ fn color_rule(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::color_rule;
+    use super::*;
+
+    #[test]
+    fn reading_stops_past_the_limit_and_errors_name_the_stream() {
+        assert_eq!(read_limited(&mut "abc".as_bytes(), "`f`", 3).unwrap(), b"abc");
+        let e = read_limited(&mut "abcd".as_bytes(), "`f`", 3).unwrap_err().to_string();
+        assert_eq!(e, "`f` is larger than the limit of 3 bytes");
+        let e = stream_error("reading `f`", io::Error::from_raw_os_error(21));
+        assert_eq!((e.kind(), e.to_string()), (io::ErrorKind::IsADirectory, "reading `f`: Is a directory".into()));
+        let mut sink: &mut dyn Write = &mut Vec::new();
+        let mut input = "x".as_bytes();
+        let e = open_input(Some("/no/such/file"), &mut input, &mut sink, false, "").err().unwrap().to_string();
+        assert!(e.starts_with("cannot open `/no/such/file`: ") && !e.contains("os error"), "{e}");
+    }
 
     #[test]
     fn colour_follows_the_flag_then_the_terminal_and_environment() {

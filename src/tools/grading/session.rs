@@ -260,3 +260,44 @@ fn with_progress(
     let checked = crate::tools::progress::with_progress(stderr, stderr_tty, "the check", work, line);
     checked.map_err(CheckError::Stopped)?.map_err(CheckError::Start)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cases_strategies_are_known_and_listed_once() {
+        assert_eq!(BuiltinCases::strategies("linear, prob").unwrap(), ["linear", "prob"]);
+        let all = BuiltinCases::strategies("all").unwrap();
+        assert!(!all.iter().any(|s| s == "lookahead") && all.len() == strategy::NAMES.len() - 1);
+        let e = BuiltinCases::strategies("linear,prb").unwrap_err().to_string();
+        assert!(e.starts_with("--strategies: unknown strategy `prb`; did you mean `prob`?"), "{e}");
+        let e = BuiltinCases::strategies("prob,prob").unwrap_err().to_string();
+        assert_eq!(e, "--strategies: `prob` is listed twice");
+    }
+
+    #[test]
+    fn only_one_case_is_selected_by_name() {
+        let settings = Settings {
+            program: super::super::runner::Program { command: "p".into(), args: vec![] },
+            time_limit: Duration::from_secs(1),
+            large_time_limit: Duration::from_secs(1),
+            output_limit: 1,
+            jobs: 1,
+            shrink_budget: 0,
+        };
+        let request = |only: &str| CheckRequest {
+            settings: settings.clone(),
+            json: false,
+            cases_dir: None,
+            package: None,
+            only: Some(only.to_string()),
+            builtin: None,
+            build: None,
+            keep: None,
+        };
+        let cases = select(&request("sample-02-prob")).unwrap();
+        assert_eq!(cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["sample-02-prob"]);
+        assert!(matches!(select(&request("nope")), Err(CheckError::NoSuchCase(name)) if name == "nope"));
+    }
+}

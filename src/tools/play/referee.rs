@@ -181,3 +181,42 @@ pub(crate) fn answer(board: &Board, input: &mut dyn BufRead, output: &mut dyn Wr
         writeln!(output, "{}", reply_line(answer, board.rules().fleet()))?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        let words = crate::tools::settings::RuleWords { fleet: Some("2"), ..Default::default() };
+        let rules = RuleSettings::from_words(words).unwrap();
+        board_of(&rules, &BaySource::Random { bay: (3, 3), seed: 1 }).unwrap()
+    }
+
+    fn board_of(rules: &RuleSettings, bay: &BaySource) -> Result<Board, RefereeRunError> {
+        super::board(rules, bay)
+    }
+
+    #[test]
+    fn answers_each_probe_and_says_when_the_player_stops() {
+        let board = board();
+        let mut out = Vec::new();
+        let e = answer(&board, &mut "? 0 0\n".as_bytes(), &mut out).unwrap_err();
+        assert!(matches!(e, RefereeRunError::Stopped { probes: 1, .. }), "{e:?}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("bay 3 3\n") && (text.ends_with("hit\n") || text.ends_with("miss\n")), "{text}");
+        let e = answer(&board, &mut "? 9 9\n".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, RefereeRunError::Refused(_)), "{e:?}");
+        let e = answer(&board, &mut "probe\n".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, RefereeRunError::Probe(_)), "{e:?}");
+    }
+
+    #[test]
+    fn a_bay_file_that_cannot_be_read_is_named() {
+        let rules = RuleSettings::from_words(Default::default()).unwrap();
+        let e = board_of(&rules, &BaySource::File("/no/such/file".into())).unwrap_err().to_string();
+        assert!(e.starts_with("--board: cannot read `/no/such/file`: "), "{e}");
+        let dir = std::env::temp_dir().to_string_lossy().into_owned();
+        let e = board_of(&rules, &BaySource::File(dir.clone())).unwrap_err().to_string();
+        assert_eq!(e, format!("--board: cannot read `{dir}`: it is a directory"));
+    }
+}

@@ -515,3 +515,59 @@ pub(crate) fn play_url(
     out.write_all(record.render_output(None).as_bytes())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done(text: &str, scans: usize) -> Result<(), PlayError> {
+        check_done(&mut text.as_bytes(), scans)
+    }
+
+    #[test]
+    fn the_referees_done_line_is_checked() {
+        assert!(done("done 7\n", 7).is_ok());
+        assert_eq!(done("done 6\n", 7).unwrap_err().to_string(), "the referee counted 6 probes, but 7 were made");
+        assert!(matches!(done("", 7), Err(PlayError::DoneMissing { scans: 7 })));
+        let e = done("hit\n", 7).unwrap_err().to_string();
+        assert_eq!(e, "expected the referee's `done 7` after the last answer, got `hit`");
+    }
+
+    fn request(bay: Option<(usize, usize)>, cells: Option<usize>) -> PlayRequest {
+        let rules = Rules::preset("problem-g").unwrap();
+        PlayRequest { seed: 1, letters: false, color: false, rules, bay, cells, strategy: Some("linear".into()) }
+    }
+
+    fn played(request: &PlayRequest, answers: &str) -> (Result<(), PlayError>, String) {
+        let (mut output, mut notes) = (Vec::new(), Vec::new());
+        let mut io =
+            PlayStreams { input: &mut answers.as_bytes(), output: &mut output, notes: &mut notes, input_tty: false };
+        let result = play(request, &mut io, None);
+        (result, String::from_utf8(output).unwrap())
+    }
+
+    #[test]
+    fn a_game_over_pipes_asks_and_ends_with_the_judges_output() {
+        let (result, out) = played(&request(Some((1, 3)), Some(1)), "miss\nhit\n");
+        result.unwrap();
+        assert_eq!(out, "? 0 0\n? 0 1\n2\nX+.\n");
+    }
+
+    #[test]
+    fn a_bay_or_cells_that_cannot_be_are_refused_before_any_question() {
+        let (e, out) = played(&request(Some((1, 3)), Some(4)), "");
+        assert_eq!(e.unwrap_err().to_string(), "--cells: 4 ship cells do not fit on a 1x3 board (3 cells)");
+        assert!(out.is_empty());
+        let (e, _) = played(&request(Some((2, 2)), Some(3)), "");
+        assert!(matches!(e, Err(PlayError::CellsApart { most: 2, .. })), "{e:?}");
+        let (e, _) = played(&request(None, None), "");
+        assert!(matches!(e, Err(PlayError::NoHeader)));
+    }
+
+    #[test]
+    fn the_board_drawn_names_rows_and_columns() {
+        let record = ScanRecord::new(2, 3);
+        assert_eq!(board_text(&record, false, false), "  0 1 2\n0 . . .\n1 . . .\n");
+        assert_eq!(board_text(&record, true, false), "  1 2 3\nA . . .\nB . . .\n");
+    }
+}
