@@ -55,6 +55,13 @@ pub enum ArgsError {
         /// The rule it breaks, worded.
         rule: &'static str,
     },
+    /// A time that is not seconds more than 0, at most a day.
+    Seconds {
+        /// The flag.
+        flag: String,
+        /// The value as given.
+        got: String,
+    },
     /// Two settings given where only one may be: `give A or B, not both`.
     Exclusive(&'static str, &'static str),
     /// A flag's value that is not what was expected.
@@ -82,6 +89,10 @@ impl fmt::Display for ArgsError {
             ArgsError::Required(flag) => write!(f, "{flag} is required (see --help)"),
             ArgsError::Rule { flag, rule } => write!(f, "{flag}: {rule}"),
             ArgsError::Exclusive(a, b) => write!(f, "give {a} or {b}, not both"),
+            // Quoted as typed: the parsed float of `1e308` is 309 digits long.
+            ArgsError::Seconds { flag, got } => {
+                write!(f, "{flag}: expected seconds between 0 and 86400, got `{}`", crate::render::words::escaped(got))
+            }
             ArgsError::Expected(e) => write!(f, "{e}"),
             ArgsError::Setting(e) => write!(f, "{e}"),
         }
@@ -368,6 +379,16 @@ impl Parsed {
     /// Pre: none. Post: `Err` when absent or unparsable.
     pub fn require<T: Expected>(&self, name: &str) -> Result<T, ArgsError> {
         self.get(name)?.ok_or_else(|| ArgsError::Required(name.to_string()))
+    }
+
+    /// The flag's value (or default) as a time in seconds: more than 0, at most a day.
+    /// Pre: none. Post: `Err` when absent, unparsable or out of that range.
+    pub fn seconds(&self, name: &str) -> Result<f64, ArgsError> {
+        let s: f64 = self.require(name)?;
+        if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
+            return Err(ArgsError::Seconds { flag: name.to_string(), got: self.text(name).unwrap_or_default().into() });
+        }
+        Ok(s)
     }
 
     /// The flag's value (or default), which must be one of `choices`.

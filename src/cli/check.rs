@@ -94,18 +94,6 @@ pub(super) fn builtin_cases(p: &Parsed) -> Result<BuiltinCases, CliError> {
     Ok(BuiltinCases { strategies, seed, random, large: p.has("--large") })
 }
 
-/// The time limit of `flag` in seconds: more than 0, at most a day.
-/// Pre: none. Post: `Err(Usage)` otherwise.
-pub(super) fn seconds(p: &Parsed, flag: &str) -> Result<f64, CliError> {
-    let s: f64 = p.require(flag)?;
-    if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
-        // Quoted as typed: the parsed float of `1e308` is 309 digits long.
-        let typed = crate::render::words::escaped(p.text(flag).unwrap_or_default());
-        return Err(CliError::Usage(format!("{flag}: expected seconds between 0 and 86400, got `{typed}`")));
-    }
-    Ok(s)
-}
-
 /// Reads the flags into the settings of the check.
 fn settings(p: &Parsed) -> Result<Settings, CliError> {
     let program = match p.operands() {
@@ -114,8 +102,8 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
             return Err(CliError::Usage("give the program to check after `--`, e.g. `check -- python3 sol.py`".into()))
         }
     };
-    let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
-    let large_time_limit = Duration::from_secs_f64(seconds(p, "--large-time-limit")?);
+    let time_limit = Duration::from_secs_f64(p.seconds("--time-limit")?);
+    let large_time_limit = Duration::from_secs_f64(p.seconds("--large-time-limit")?);
     let output_limit: usize = p.require("--output-limit")?;
     if output_limit == 0 || output_limit > 1 << 30 {
         return Err(ArgsError::Rule { flag: "--output-limit", rule: "between 1 and 1073741824 bytes" }.into());

@@ -24,6 +24,7 @@ use crate::args::{self, ArgsError};
 use crate::game::board::BoardError;
 use crate::game::input::InputError;
 use crate::game::placement::PlacementError;
+use crate::render::words;
 use crate::scan::state::StateError;
 use crate::scan::ScanError;
 use crate::strategy::StrategyError;
@@ -55,6 +56,14 @@ macro_rules! cli_error {
             Usage(String),
             /// Any other failure, already worded.
             Invalid(String),
+            /// `--version` followed by another word.
+            VersionExtra(String),
+            /// A word that is no command and no file, close to a command's name.
+            UnknownCommand(String),
+            /// `help` of a name that is no command or topic.
+            UnknownTopic(String),
+            /// `help` with more than one name.
+            HelpWords,
             /// The value of the named flag led to the error (the flag is written before it).
             Flag(&'static str, Box<CliError>),
             /// An error of the named command (its name is written once, before the error).
@@ -171,6 +180,19 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(m) | CliError::Invalid(m) => write!(f, "{m}"),
             CliError::Flag(name, e) | CliError::In(name, e) => write!(f, "{name}: {e}"),
+            CliError::VersionExtra(word) => {
+                write!(f, "--version takes nothing after it, got `{}`", words::shown(word.as_bytes()))
+            }
+            CliError::UnknownCommand(name) => {
+                let (hint, commands) = (words::did_you_mean(name, &command_names()), command_names().join(", "));
+                write!(f, "unknown command `{name}`; {hint}commands: {commands} (or a judge input file)")
+            }
+            CliError::UnknownTopic(name) => {
+                let (hint, commands) = (words::did_you_mean(name, &help_names()), command_names().join(", "));
+                let topics = topics::TOPICS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
+                write!(f, "help: unknown command or topic `{name}`; {hint}commands: {commands}; topics: {topics}")
+            }
+            CliError::HelpWords => write!(f, "help: give one command name, e.g. `help simulate`"),
             e => match e.wrapped() {
                 Some(inner) => write!(f, "{inner}"),
                 None => Ok(()),
@@ -298,10 +320,7 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> 
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
             if let Some(extra) = rest.first() {
-                return Err(CliError::Usage(format!(
-                    "--version takes nothing after it, got `{}`",
-                    crate::render::words::shown(extra.as_bytes())
-                )));
+                return Err(CliError::VersionExtra(extra.clone()));
             }
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;
             Ok(Status::Success)
@@ -319,14 +338,8 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> 
                 // Not a command: a flag or the judge's input file, unless it looks like a
                 // mistyped command and no such file exists.
                 let is_file = std::path::Path::new(name).exists() || name == "-";
-                if !name.starts_with('-') && !is_file {
-                    let hint = crate::render::words::did_you_mean(name, &command_names());
-                    if !hint.is_empty() {
-                        return Err(CliError::Usage(format!(
-                            "unknown command `{name}`; {hint}commands: {} (or a judge input file)",
-                            command_names().join(", ")
-                        )));
-                    }
+                if !name.starts_with('-') && !is_file && !words::did_you_mean(name, &command_names()).is_empty() {
+                    return Err(CliError::UnknownCommand(name.to_string()));
                 }
                 if name == "--help" || name == "-h" {
                     io.stdout.write_all(top_help().as_bytes())?;
@@ -353,17 +366,10 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
                     let _ = writeln!(text, "\nMore: {} in the project's repository.", topic.document);
                     text
                 }
-                None => {
-                    let hint = crate::render::words::did_you_mean(name, &help_names());
-                    return Err(CliError::Usage(format!(
-                        "help: unknown command or topic `{name}`; {hint}commands: {}; topics: {}",
-                        command_names().join(", "),
-                        topics::TOPICS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
-                    )));
-                }
+                None => return Err(CliError::UnknownTopic(name.to_string())),
             },
         },
-        _ => return Err(CliError::Usage("help: give one command name, e.g. `help simulate`".into())),
+        _ => return Err(CliError::HelpWords),
     };
     io.stdout.write_all(text.as_bytes())?;
     Ok(())

@@ -125,7 +125,7 @@ impl PlayConfig {
             true if !p.has("--url") => {
                 return Err(ArgsError::Rule { flag: "--timeout", rule: "only with --url" }.into())
             }
-            true => std::time::Duration::from_secs_f64(super::check::seconds(p, "--timeout")?),
+            true => std::time::Duration::from_secs_f64(p.seconds("--timeout")?),
             false => crate::tools::serve::client::RESPONSE_TIME,
         };
         if let Some(url) = p.text("--url") {

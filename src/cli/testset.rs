@@ -1,7 +1,7 @@
 //! `testset`: write the samples, edge cases and random cases with their expected
 //! outputs in a judge's layout.
 
-use super::check::{builtin_cases, seconds, CASE_FLAGS};
+use super::check::{builtin_cases, CASE_FLAGS};
 use super::shared::FORMAT;
 use super::{CliError, Streams};
 use crate::args::{Command, Flag, Operands, Parsed};
@@ -78,7 +78,7 @@ impl TestsetConfig {
                 return Err(CliError::Usage("--format is required: mooshak, kattis, kattis-2023 or domjudge".into()))
             }
         };
-        let time_limit = seconds(p, "--time-limit")?;
+        let time_limit = p.seconds("--time-limit")?;
         let cases = builtin_cases(p)?;
         Ok(TestsetConfig { dir, layout, time_limit, cases, force: p.has("--force") })
     }
