@@ -20,8 +20,9 @@
 //! | [`scan`]      | one scan: what a scan knows of the bay ([`scan::record`]), the window a strategy has on the bay ([`scan::sonar`]), the referee where a board answers a probe ([`scan::referee`]), the consistency check of every other answer ([`scan::check`]), `advise`'s state file read into a record ([`scan::state`]) and what the rules settle from what is known ([`scan::deduce`]), who watches ([`scan::observer`]), the scan itself ([`Scan`], whose lane is chosen once: quiet when a board answers and nobody watches) |
 //! | [`posterior`] | the probability of every cell given the answers (bayes, `advise`) |
 //! | [`strategy`]  | the strategies, declared in one table ([`strategy::STRATEGIES`]), and the aids only they use |
-//! | [`tools`]     | the commands built on that core: advice on a game in progress, the settings read from words (flags or JSON fields), simulate and the bot arena, the play protocol, trace, the grading kit, the web server, the reaper that kills every process a command started |
-//! | [`cli`]       | flags, and each command's run: arguments and streams in, output and exit status out |
+//! | [`tools`]     | the commands built on that core: advice on a game in progress, the settings read from words (flags or JSON fields), simulate and the bot arena, the play protocol and a game of `play`, the referee's side, trace, the grading kit and a whole `check`, the web server, the reaper that kills every process a command started; streams that name themselves in errors, the progress line, files written whole. Each command's work takes typed values and returns its own typed error |
+//! | [`args`]      | the flag parser: one table per command parses its arguments and writes its help; typed errors ([`args::ArgsError`]) |
+//! | [`cli`]       | each command's flag table and help, its flags read into a typed request, the call, and what it prints: arguments and streams in, output and exit status out; every error one `error: ` line |
 //!
 //! # How one probe flows
 //!
@@ -40,6 +41,7 @@
 // item's doc may point at the private helper that does the work.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod args;
 pub mod cli;
 pub mod game;
 pub mod limits;

@@ -3,18 +3,12 @@
 //! The work is [`crate::tools::advise`]'s; this reads the flags and the grid, and writes
 //! the advice as text (or as its JSON object).
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{RuleFlags, RULE_FLAGS};
 use super::shared::{self, Format, COORDS, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
-use crate::game::position::Position;
-use crate::posterior::{Method, Prior};
+use crate::args::{Command, Flag, Operands, Parsed};
 use crate::scan::state;
-use crate::tools::advise::{self, Advice, AdviceError, AdviceRequest, AdviceSettings, AdviceStrategy, Values};
-use std::fmt::Write as _;
-
-/// The longest fleet description the bayes header shows (longer ones are summed up).
-const FLEET_SHOWN: usize = 80;
+use crate::tools::advise::{self, AdviceRequest, AdviceSettings, AdviceStrategy};
 
 const FLAGS: &[Flag] = &[
     STRATEGY.with_help(
@@ -64,6 +58,7 @@ ERRORS (one `error: ` line, exit status 2): a ragged grid or another character,
   hits or sunk ships the rules forbid, an --afloat the fleet lacks, no layout.
 ",
     extra: None,
+    document: Some("report/playing.md"),
 };
 
 /// Runs `advise`.
@@ -74,22 +69,21 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     let (known, wrecks) = {
         let hint = "`spot-the-ships advise --help` for the format";
         let mut reader = open_input(input.as_deref(), io.stdin, io.stderr, io.stdin_tty, hint)?;
-        state::read(&mut *reader).map_err(|e| CliError::Invalid(e.to_string()))?
+        state::read(&mut *reader)?
     };
-    let advice = advise::advise(AdviceRequest { settings, known, wrecks }).map_err(cli_error)?;
-    let report = if style.json { advice.json() } else { text(&advice, style) };
+    let advice = advise::advise(AdviceRequest { settings, known, wrecks })?;
+    let report = if style.json { advice.json() } else { advice.text(style.letters) };
     io.stdout.write_all(report.as_bytes())?;
     Ok(())
 }
 
-/// An advice's error as the command's.
-fn cli_error(e: AdviceError) -> CliError {
-    match e {
-        AdviceError::Setting(e) => e.into(),
-        AdviceError::Grid(m) => CliError::Invalid(m),
-        AdviceError::Placement(e) => CliError::Placement(e),
-        AdviceError::Scan(e) => CliError::Scan(e),
-    }
+/// How the advice is written.
+#[derive(Debug, Clone, Copy)]
+struct Style {
+    /// One JSON object.
+    json: bool,
+    /// Cells named `B7`, the matrix labelled with row letters and column numbers.
+    letters: bool,
 }
 
 /// `advise`'s arguments, read (before the grid: bad flags fail first).
@@ -121,117 +115,10 @@ impl AdviseConfig {
     }
 }
 
-/// How the advice is written.
-#[derive(Debug, Clone, Copy)]
-struct Style {
-    /// One JSON object.
-    json: bool,
-    /// Cells named `B7`, the matrix labelled with row letters and column numbers.
-    letters: bool,
-}
-
-impl Style {
-    /// `p` as this style names it.
-    fn name(self, p: Position) -> String {
-        if self.letters {
-            crate::render::coords::letters(p)
-        } else {
-            p.to_string()
-        }
-    }
-}
-
-/// The advice as text: a header, the matrix, the suggestion and the certain cells.
-fn text(advice: &Advice, style: Style) -> String {
-    let mut out = String::new();
-    let cols = advice.known.cols();
-    match &advice.values {
-        Values::Probabilities { values: v, estimate: e } => {
-            let how = match e.method {
-                Method::Exact => format!("exact over {} layout{}", e.layouts, if e.layouts == 1.0 { "" } else { "s" }),
-                Method::Sampled => format!(
-                    "estimated from {} sampled layouts, effective sample size {:.0}",
-                    e.samples, e.effective_samples
-                ),
-            };
-            let prior_name = if advice.prior == Prior::Uniform { "uniform" } else { "generator" };
-            // A fleet too long to read on one line is summed up (800 one-cell ships:
-            // `800 ships, 800 cells`).
-            let fleet = &advice.fleet;
-            let described = fleet.describe();
-            let described = if described.len() > FLEET_SHOWN {
-                format!(
-                    "of {} and {}",
-                    crate::render::words::count(fleet.len(), "ship"),
-                    crate::render::words::count(fleet.ship_cells(), "cell")
-                )
-            } else {
-                described
-            };
-            let _ = writeln!(out, "ship probability (percent; bayes, fleet {described}, {prior_name} prior, {how}):");
-            let percent = |p: Position| -> u32 {
-                let q = v.get(p.index(cols)).copied().unwrap_or(0.0);
-                if q >= 1.0 || q <= 0.0 {
-                    return (q * 100.0) as u32;
-                }
-                ((q * 100.0).round() as u32).clamp(1, 99)
-            };
-            write_matrix(&mut out, advice, &|p| percent(p).to_string(), style);
-        }
-        Values::Scores(m) => {
-            out.push_str("likelihood (prob: row score + column score; -1 = blocked or water):\n");
-            write_matrix(&mut out, advice, &|p| m.score(p).to_string(), style);
-        }
-    }
-    match advice.suggest {
-        Some(s) => {
-            let _ = writeln!(out, "suggest: {}  ({})", style.name(s.cell), s.reason);
-        }
-        None => out.push_str("suggest: none (no unknown cell can hold a ship)\n"),
-    }
-    let list = |ship: bool| {
-        let cells: Vec<String> = advice.certain(ship).map(|p| style.name(p)).collect();
-        if cells.is_empty() {
-            "none".to_string()
-        } else {
-            cells.join(" ")
-        }
-    };
-    let _ = writeln!(out, "certain water: {}", list(false));
-    let _ = writeln!(out, "certain ship: {}", list(true));
-    out
-}
-
-/// Writes the values of the advice's cells (`value` of each, made when it is written:
-/// a grid may have a million cells) as a right-aligned matrix (with letters, a line of
-/// column numbers first and each row's letters before it).
-fn write_matrix(out: &mut String, advice: &Advice, value: &dyn Fn(Position) -> String, style: Style) {
-    let (rows, cols) = (advice.known.rows(), advice.known.cols());
-    let mut width = advice.positions().map(|p| value(p).len()).max().unwrap_or(1);
-    let lead = if style.letters {
-        width = width.max(cols.to_string().len());
-        let lead = crate::render::coords::row_letters(rows.saturating_sub(1)).len();
-        let header: Vec<String> = (1..=cols).map(|c| format!("{c:>width$}")).collect();
-        let _ = writeln!(out, "{:lead$} {}", "", header.join(" "));
-        lead
-    } else {
-        0
-    };
-    for r in 0..rows {
-        if style.letters {
-            let _ = write!(out, "{:>lead$} ", crate::render::coords::row_letters(r));
-        }
-        for c in 0..cols {
-            let sep = if c == 0 { "" } else { " " };
-            let _ = write!(out, "{sep}{:>width$}", value(Position::new(r, c)));
-        }
-        out.push('\n');
-    }
-}
-
 #[cfg(test)]
 mod config_tests {
     use super::*;
+    use crate::posterior::Prior;
 
     #[test]
     fn reads_defaults_flags_and_bad_values() {

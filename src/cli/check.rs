@@ -1,16 +1,11 @@
 //! `check`: run a student's program on every case and judge it like Mooshak.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::shared::{self, Format, FORMAT, SEED};
 use super::{CliError, Status, Streams};
-use crate::strategy;
-use crate::tools::grading::cases::{self, Case};
-use crate::tools::grading::check::{self, Checked, Progress, Settings};
-use crate::tools::grading::report;
+use crate::args::{ArgsError, Command, Flag, Operands, Parsed};
+use crate::tools::grading::check::Settings;
 use crate::tools::grading::runner::Program;
-use crate::tools::grading::verdict::Verdict;
-use std::path::Path;
-use std::sync::atomic::Ordering;
+use crate::tools::grading::session::{self, BuiltinCases, CheckDone, CheckRequest};
 use std::time::Duration;
 
 /// Flags choosing the cases (shared with `testset`).
@@ -84,81 +79,19 @@ EXIT STATUS: 0 every case AC, 1 some case not AC or a failed --build, 2 bad
   arguments or a PROGRAM that cannot start, 128 + N on signal N (130 Ctrl-C).
 ",
     extra: None,
+    document: Some("report/grading.md"),
 };
 
-/// The strategies of `--strategies`: known names (`all`: every one but lookahead), none twice.
-/// Pre: none. Post: not empty.
-fn strategies(p: &Parsed) -> Result<Vec<String>, CliError> {
-    let text = p.text("--strategies").unwrap_or_default();
-    let all = strategy::all().map(|e| e.name).collect::<Vec<_>>().join(",");
-    let text = if text.trim() == "all" { all.as_str() } else { text };
-    let mut out: Vec<String> = Vec::new();
-    for name in text.split(',').map(str::trim) {
-        if !strategy::NAMES.contains(&name) {
-            return Err(CliError::Usage(format!(
-                "--strategies: unknown strategy `{name}`; {}valid names: {}",
-                crate::render::words::did_you_mean(name, &strategy::NAMES),
-                strategy::NAMES.join(", ")
-            )));
-        }
-        if out.iter().any(|s| s == name) {
-            return Err(CliError::Usage(format!("--strategies: `{name}` is listed twice")));
-        }
-        out.push(name.to_string());
+/// Reads the flags of [`CASE_FLAGS`]: which built-in cases to make.
+/// Pre: none. Post: `Err(Usage)` for a bad flag value.
+pub(super) fn builtin_cases(p: &Parsed) -> Result<BuiltinCases, CliError> {
+    let strategies = BuiltinCases::strategies(p.text("--strategies").unwrap_or_default())?;
+    let seed = shared::seed(p)?;
+    let random: u64 = p.require("--random")?;
+    if random > 100_000 {
+        return Err(ArgsError::Rule { flag: "--random", rule: "at most 100,000 cases" }.into());
     }
-    Ok(out)
-}
-
-/// The flags of [`CASE_FLAGS`], read: which built-in cases to make.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct CaseFlags {
-    /// `--strategies`: known names, none twice.
-    pub strategies: Vec<String>,
-    /// `--seed` of the random cases.
-    pub seed: u64,
-    /// `--random`: how many random cases (at most 100,000).
-    pub random: u64,
-    /// `--large`.
-    pub large: bool,
-}
-
-impl CaseFlags {
-    /// Reads the flags of [`CASE_FLAGS`].
-    /// Pre: none. Post: `Err(Usage)` for a bad flag value.
-    pub(super) fn read(p: &Parsed) -> Result<CaseFlags, CliError> {
-        let strategies = strategies(p)?;
-        let seed = shared::seed(p)?;
-        let random: u64 = p.require("--random")?;
-        if random > 100_000 {
-            return Err(CliError::Usage("--random: at most 100,000 cases".into()));
-        }
-        Ok(CaseFlags { strategies, seed, random, large: p.has("--large") })
-    }
-
-    /// The built-in cases these flags ask for: samples, edge cases and random cases.
-    /// Pre: none. Post: `Err(Invalid)` when a case cannot be made.
-    pub(super) fn cases(&self) -> Result<Vec<Case>, CliError> {
-        let strategies = &self.strategies;
-        let mut all = cases::samples(strategies);
-        all.extend(cases::edges(strategies).map_err(CliError::Invalid)?);
-        if self.large {
-            all.extend(cases::large_edges(strategies).map_err(CliError::Invalid)?);
-        }
-        all.extend(cases::random(self.seed, self.random, strategies).map_err(CliError::Invalid)?);
-        Ok(all)
-    }
-}
-
-/// The time limit of `flag` in seconds: more than 0, at most a day.
-/// Pre: none. Post: `Err(Usage)` otherwise.
-pub(super) fn seconds(p: &Parsed, flag: &str) -> Result<f64, CliError> {
-    let s: f64 = p.require(flag)?;
-    if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
-        // Quoted as typed: the parsed float of `1e308` is 309 digits long.
-        let typed = crate::render::words::escaped(p.text(flag).unwrap_or_default());
-        return Err(CliError::Usage(format!("{flag}: expected seconds between 0 and 86400, got `{typed}`")));
-    }
-    Ok(s)
+    Ok(BuiltinCases { strategies, seed, random, large: p.has("--large") })
 }
 
 /// Reads the flags into the settings of the check.
@@ -169,178 +102,73 @@ fn settings(p: &Parsed) -> Result<Settings, CliError> {
             return Err(CliError::Usage("give the program to check after `--`, e.g. `check -- python3 sol.py`".into()))
         }
     };
-    let time_limit = Duration::from_secs_f64(seconds(p, "--time-limit")?);
-    let large_time_limit = Duration::from_secs_f64(seconds(p, "--large-time-limit")?);
+    let time_limit = Duration::from_secs_f64(p.seconds("--time-limit")?);
+    let large_time_limit = Duration::from_secs_f64(p.seconds("--large-time-limit")?);
     let output_limit: usize = p.require("--output-limit")?;
     if output_limit == 0 || output_limit > 1 << 30 {
-        return Err(CliError::Usage("--output-limit: between 1 and 1073741824 bytes".into()));
+        return Err(ArgsError::Rule { flag: "--output-limit", rule: "between 1 and 1073741824 bytes" }.into());
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs: usize = p.get_or("--jobs", cores)?;
     if jobs == 0 || jobs > 256 {
-        return Err(CliError::Usage("--jobs: between 1 and 256".into()));
+        return Err(ArgsError::Rule { flag: "--jobs", rule: "between 1 and 256" }.into());
     }
     let shrink_budget: usize = p.require("--shrink-budget")?;
     Ok(Settings { program, time_limit, large_time_limit, output_limit, jobs, shrink_budget })
 }
 
-/// `check`'s arguments, read and checked.
-#[derive(Debug)]
-pub(crate) struct CheckConfig {
-    /// The program and the limits of its runs.
-    pub settings: Settings,
-    /// `--format json`.
-    pub json: bool,
-    /// `--cases DIR`: the user's cases.
-    pub cases_dir: Option<String>,
-    /// `--package DIR`: a problem package whose data are the cases.
-    pub package: Option<String>,
-    /// `--only NAME`: just that case.
-    pub only: Option<String>,
-    /// The built-in cases to run; `None` with `--only` or `--no-builtin`.
-    pub builtin: Option<CaseFlags>,
-    /// `--build COMMAND`.
-    pub build: Option<String>,
-    /// `--keep DIR`.
-    pub keep: Option<String>,
-}
-
-impl CheckConfig {
-    /// Reads `check`'s arguments.
-    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, no
-    /// program, `--no-builtin` without `--cases`, or `--package` with `--cases`.
-    pub(crate) fn read(p: &Parsed) -> Result<CheckConfig, CliError> {
-        let settings = settings(p)?;
-        let json = Format::read(p, &["text", "json"])? == Format::Json;
-        let cases_dir = p.text("--cases").map(str::to_string);
-        let package = p.text("--package").map(str::to_string);
-        if package.is_some() && cases_dir.is_some() {
-            return Err(CliError::Usage("--package and --cases: give one of them".into()));
-        }
-        let only = p.text("--only").map(str::to_string);
-        let builtin = match (&only, p.has("--no-builtin")) {
-            (Some(_), _) => None,
-            (None, _) if package.is_some() => None,
-            (None, true) if cases_dir.is_none() => {
-                return Err(CliError::Usage("--no-builtin needs --cases DIR".into()))
-            }
-            (None, true) => None,
-            (None, false) => Some(CaseFlags::read(p)?),
-        };
-        let (build, keep) = (p.text("--build").map(str::to_string), p.text("--keep").map(str::to_string));
-        Ok(CheckConfig { settings, json, cases_dir, package, only, builtin, build, keep })
+/// Reads `check`'s arguments.
+/// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value, no
+/// program, `--no-builtin` without `--cases`, or `--package` with `--cases`.
+fn config(p: &Parsed) -> Result<CheckRequest, CliError> {
+    let settings = settings(p)?;
+    let json = Format::read(p, &["text", "json"])? == Format::Json;
+    let cases_dir = p.text("--cases").map(str::to_string);
+    let package = p.text("--package").map(str::to_string);
+    if package.is_some() && cases_dir.is_some() {
+        return Err(CliError::Usage("--package and --cases: give one of them".into()));
     }
-}
-
-/// The cases to run: `--only` one, else the built-in ones and the user's.
-fn select(config: &CheckConfig) -> Result<Vec<Case>, CliError> {
-    let user = match (config.cases_dir.as_deref(), config.package.as_deref()) {
-        (Some(dir), _) => cases::user(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--cases: {e}")))?,
-        (None, Some(dir)) => {
-            cases::package(Path::new(dir)).map_err(|e| CliError::Invalid(format!("--package: {e}")))?
-        }
-        (None, None) => Vec::new(),
+    let only = p.text("--only").map(str::to_string);
+    let builtin = match (&only, p.has("--no-builtin")) {
+        (Some(_), _) => None,
+        (None, _) if package.is_some() => None,
+        (None, true) if cases_dir.is_none() => return Err(CliError::Usage("--no-builtin needs --cases DIR".into())),
+        (None, true) => None,
+        (None, false) => Some(builtin_cases(p)?),
     };
-    if let Some(name) = config.only.as_deref() {
-        if let Some(case) = user.into_iter().find(|c| c.name == name) {
-            return Ok(vec![case]);
-        }
-        return cases::named(name).map(|c| vec![c]).ok_or_else(|| {
-            CliError::Usage(format!(
-                "--only: no case is called `{name}` (names look like sample-02-prob, edge-1x1-smart, \
-                 random-2021-17-linear, or user-NAME with --cases)"
-            ))
-        });
-    }
-    let Some(builtin) = &config.builtin else {
-        return Ok(user);
-    };
-    let mut all = builtin.cases()?;
-    all.extend(user);
-    Ok(all)
+    let (build, keep) = (p.text("--build").map(str::to_string), p.text("--keep").map(str::to_string));
+    Ok(CheckRequest { settings, json, cases_dir, package, only, builtin, build, keep })
 }
 
 /// Runs `check`.
 /// Pre: none. Post: the report on stdout; `Ok(Rejected)` when some case was not
 /// accepted; `Err` (exit 2) for bad flags or a program that cannot be started.
 pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<Status, CliError> {
-    let config = CheckConfig::read(p)?;
-    let (settings, json) = (&config.settings, config.json);
-    let cases = select(&config)?;
-    if cases.is_empty() {
-        return Err(CliError::Usage("no case to run".into()));
-    }
-    // Ctrl-C and SIGTERM kill every program started (the build too); so does the end
-    // of this process, SIGKILL included: the work goes on in a worker that outlives it
-    // only to clean up.
-    let supervised = crate::tools::reaper::supervise("check")
-        .map_err(|e| CliError::Invalid(format!("cannot watch for signals: {e}")))?;
-    if let Some(status) = supervised {
-        use std::os::unix::process::ExitStatusExt;
-        // The worker's status as this process's: its code, or 128 + its signal.
-        let code = status.code().or_else(|| status.signal().map(|s| 128 + s)).unwrap_or(2);
-        return Ok(Status::Worker(u8::try_from(code).unwrap_or(2)));
-    }
-    if let Some(command) = config.build.as_deref() {
-        let built = check::build(command).map_err(|e| CliError::Invalid(format!("--build: {e}")))?;
-        if !built.succeeded() {
-            let text = if json {
-                report::compile_error_json(&built, settings)
-            } else {
-                report::compile_error_text(&built, settings)
-            };
+    let request = config(p)?;
+    match session::run(&request, io.stderr, io.stderr_tty)? {
+        CheckDone::Worker(code) => Ok(Status::Worker(code)),
+        CheckDone::Report { text, accepted } => {
             io.stdout.write_all(text.as_bytes())?;
-            return Ok(Status::Rejected);
-        }
-        if !json {
-            writeln!(io.stdout, "build: {command}: done in {} s", report::seconds(built.run.elapsed))?;
+            Ok(if accepted { Status::Success } else { Status::Rejected })
         }
     }
-    let checked = run_with_progress(cases, settings, io);
-    // What escaped every run's tracking (an orphan that cleared its environment).
-    crate::tools::reaper::sweep();
-    let checked = checked?;
-    if let Some(dir) = config.keep.as_deref() {
-        report::keep(Path::new(dir), &checked).map_err(|e| CliError::Flag("--keep", Box::new(CliError::Grading(e))))?;
-    }
-    let text = if json { report::json(&checked, settings) } else { report::text(&checked, settings) };
-    io.stdout.write_all(text.as_bytes())?;
-    Ok(if checked.verdict() == Verdict::Accepted { Status::Success } else { Status::Rejected })
-}
-
-/// Runs the check while the progress line shows the cases done (at a terminal).
-fn run_with_progress(cases: Vec<Case>, settings: &Settings, io: &mut Streams<'_>) -> Result<Checked, CliError> {
-    let progress = Progress::default();
-    let total = cases.len();
-    let line = |_: Duration| {
-        Some(if progress.shrinking.load(Ordering::Relaxed) {
-            format!("shrinking the failures: {} runs", progress.shrink_runs.load(Ordering::Relaxed))
-        } else {
-            format!(
-                "{}/{total} cases, {} not accepted",
-                progress.done.load(Ordering::Relaxed),
-                progress.failing.load(Ordering::Relaxed)
-            )
-        })
-    };
-    let checked = super::with_progress(io, "the check", || check::check(cases, settings, &progress), line)?;
-    checked.map_err(|e| CliError::Invalid(e.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strategy;
 
     #[test]
     fn reads_defaults_flags_and_bad_values() {
-        let c = CheckConfig::read(&COMMAND.parse_words(&["--", "prog", "arg"])).unwrap();
+        let c = config(&COMMAND.parse_words(&["--", "prog", "arg"])).unwrap();
         assert_eq!(c.settings.program.command, "prog");
         assert_eq!(
             (c.settings.time_limit, c.settings.large_time_limit),
             (Duration::from_secs(2), Duration::from_secs(10))
         );
         assert_eq!((c.settings.output_limit, c.settings.shrink_budget, c.json), (512_000, 200, false));
-        let want = CaseFlags {
+        let want = BuiltinCases {
             strategies: vec!["linear".into(), "smart".into(), "prob".into()],
             seed: 2021,
             random: 300,
@@ -348,18 +176,18 @@ mod tests {
         };
         assert_eq!(c.builtin, Some(want));
         let words = ["--seed", "3", "--random", "5", "--strategies", "all", "--format", "json", "--", "p"];
-        let c = CheckConfig::read(&COMMAND.parse_words(&words)).unwrap();
+        let c = config(&COMMAND.parse_words(&words)).unwrap();
         let cases = c.builtin.unwrap();
         assert_eq!((cases.seed, cases.random, cases.strategies.len(), c.json), (3, 5, strategy::NAMES.len() - 1, true));
         assert!(!cases.strategies.iter().any(|s| s == "lookahead"), "all leaves lookahead out");
         // --only runs one case: the case flags are not read.
-        let c = CheckConfig::read(&COMMAND.parse_words(&["--only", "x", "--random", "999999", "--", "p"])).unwrap();
+        let c = config(&COMMAND.parse_words(&["--only", "x", "--random", "999999", "--", "p"])).unwrap();
         assert_eq!((c.only.as_deref(), c.builtin), (Some("x"), None));
-        let e = |w: &[&str]| CheckConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        let e = |w: &[&str]| config(&COMMAND.parse_words(w)).unwrap_err().to_string();
         assert_eq!(e(&["--random", "100001", "--", "p"]), "--random: at most 100,000 cases");
         assert_eq!(e(&["--no-builtin", "--", "p"]), "--no-builtin needs --cases DIR");
         assert_eq!(e(&["--package", "a", "--cases", "b", "--", "p"]), "--package and --cases: give one of them");
-        let c = CheckConfig::read(&COMMAND.parse_words(&["--package", "pk", "--", "p"])).unwrap();
+        let c = config(&COMMAND.parse_words(&["--package", "pk", "--", "p"])).unwrap();
         assert_eq!((c.package.as_deref(), c.builtin), (Some("pk"), None));
         assert_eq!(e(&["--time-limit", "0", "--", "p"]), "--time-limit: expected seconds between 0 and 86400, got `0`");
     }

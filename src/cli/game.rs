@@ -1,8 +1,8 @@
 //! The flags every command shares to say which game is played: the rules (a preset and
 //! its overrides) and the fleet.
 
-use super::args::{Flag, Parsed};
 use super::CliError;
+use crate::args::{Flag, Parsed};
 use crate::game::rules::Rules;
 use crate::tools::settings::RuleWords;
 pub(crate) use crate::tools::settings::DEFAULT_PRESET;
@@ -75,8 +75,8 @@ impl BayFlags {
 
 #[cfg(test)]
 mod tests {
-    use super::super::args::Command;
     use super::*;
+    use crate::args::Command;
     use crate::game::fleet::Fleet;
     use crate::game::rules::Sunk;
 

@@ -1,9 +1,9 @@
 //! `generate`: a valid judge input with ships placed at random.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
 use super::shared::{self, SEED, STRATEGY};
 use super::{CliError, Streams};
+use crate::args::{ArgsError, Command, Flag, Operands, Parsed};
 use crate::game::input;
 use crate::game::placement::Placer;
 use crate::game::rng::Rng;
@@ -49,13 +49,13 @@ impl GenerateConfig {
         // density, which plays any.
         let fallback = if strategy::for_rules("prob", 0, &rules).is_ok() { "prob" } else { "density" };
         let strategy = shared::strategy(p).unwrap_or_else(|| fallback.to_string());
-        strategy::for_rules(&strategy, 0, &rules).map_err(|e| CliError::Usage(format!("--strategy: {e}")))?;
+        strategy::for_rules(&strategy, 0, &rules).map_err(|e| CliError::Flag("--strategy", Box::new(e.into())))?;
         let seed = shared::seed(p)?;
         let density = match p.has("--density") {
             false => None,
             true => {
                 if rule_flags.fleet_given() {
-                    return Err(CliError::Usage("give a fleet or --density, not both".into()));
+                    return Err(ArgsError::Exclusive("a fleet", "--density").into());
                 }
                 if !rules.fleet().is_straight() {
                     return Err(CliError::Usage("--density places straight ships; these rules have drawn ones".into()));
@@ -85,6 +85,7 @@ touching); a fleet that gets stuck starts again. A fleet that cannot fit gives
 an error.
 ",
     extra: None,
+    document: Some("report/rules.md"),
 };
 
 /// Prints a random judge input.

@@ -1,10 +1,11 @@
 //! The judge command: a judge input (a file, or stdin), the scan count and the final
 //! grid on stdout.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{RuleFlags, RULE_FLAGS};
 use super::shared::{self, Format, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
+use crate::args::{Command, Flag, Operands, Parsed};
+use crate::game::board::Board;
 use crate::game::input;
 use crate::scan::referee::Referee;
 use crate::strategy;
@@ -71,6 +72,7 @@ OUTPUT
   \"grid\" for such fleets; all: {\"strategies\": [{\"name\", \"scans\"}, ...]}).
 ",
     extra: Some(extra_help),
+    document: None,
 };
 
 /// The strategies.
@@ -108,7 +110,7 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     if name == "all" {
         return every_strategy(&board, seed, json, io);
     }
-    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut strategy = strategy::for_rules(name, seed, board.rules())?;
     let record = strategy::solve(strategy.as_mut(), &mut Referee::new(&board))?;
     let places = crate::posterior::ship_places(&record, board.rules());
     if json {
@@ -124,19 +126,8 @@ pub fn run(p: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
 /// Plays every strategy the board's rules and size allow on copies of `board`: one line
 /// `NAME SCANS` each (or one JSON object).
 /// Pre: none. Post: on `Err`, nothing written.
-fn every_strategy(
-    board: &crate::game::board::Board,
-    seed: u64,
-    json: bool,
-    io: &mut Streams<'_>,
-) -> Result<(), CliError> {
-    let mut results = Vec::new();
-    let cells = board.rows().saturating_mul(board.cols());
-    for entry in strategy::every(board.rules()).filter(|e| e.max_cells >= cells) {
-        let mut s = strategy::for_rules(entry.name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
-        let record = strategy::solve(s.as_mut(), &mut Referee::new(board))?;
-        results.push((entry.name, record.scans()));
-    }
+fn every_strategy(board: &Board, seed: u64, json: bool, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let results = strategy::scans_of_every(board, seed)?;
     let text = if json {
         use crate::render::json::{Array, Object};
         let items = Array::of(results.iter().map(|(n, s)| Object::new().field("name", *n).field("scans", *s)));

@@ -7,14 +7,11 @@
 //! the bay and the rules in `game`.
 
 pub(crate) mod advise;
-pub(crate) mod args;
 mod check;
-pub(crate) mod files;
 pub(crate) mod game;
 mod generate;
 mod judge;
 mod play;
-mod play_url;
 pub(crate) mod referee;
 mod serve;
 pub(crate) mod shared;
@@ -23,35 +20,107 @@ mod testset;
 mod topics;
 mod trace;
 
+use crate::args::{self, ArgsError};
+use crate::game::board::BoardError;
 use crate::game::input::InputError;
 use crate::game::placement::PlacementError;
+use crate::render::words;
+use crate::scan::state::StateError;
 use crate::scan::ScanError;
+use crate::strategy::StrategyError;
+use crate::tools::advise::AdviceError;
+use crate::tools::files::FileError;
 use crate::tools::grading::error::GradingError;
+use crate::tools::grading::session::CheckError;
+use crate::tools::play::referee::RefereeRunError;
+use crate::tools::play::session::PlayError;
+use crate::tools::settings::SettingError;
+use crate::tools::simulate::setup::SimulateError;
+pub(crate) use crate::tools::streams::open_input;
+pub use crate::tools::streams::stream_error;
+use crate::tools::trace::TraceError;
 use std::fmt;
 use std::fmt::Write as _;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 
-/// Everything a command can fail with.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad command-line arguments.
-    Usage(String),
+/// Declares [`CliError`]: the variants that wrap a typed error (each displays as its
+/// error, has it as its `source()`, and is made from it by `?`), then the others.
+macro_rules! cli_error {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty),)*) => {
+        /// Everything a command can fail with: each command's typed error, or a
+        /// shared one, wrapped; turned into the one `error: ` line by [`error_line`].
+        #[derive(Debug)]
+        pub enum CliError {
+            $($(#[$doc])* $variant($ty),)*
+            /// Bad command-line arguments, already worded.
+            Usage(String),
+            /// Any other failure, already worded.
+            Invalid(String),
+            /// `--version` followed by another word.
+            VersionExtra(String),
+            /// A word that is no command and no file, close to a command's name.
+            UnknownCommand(String),
+            /// `help` of a name that is no command or topic.
+            UnknownTopic(String),
+            /// `help` with more than one name.
+            HelpWords,
+            /// The value of the named flag led to the error (the flag is written before it).
+            Flag(&'static str, Box<CliError>),
+            /// An error of the named command (its name is written once, before the error).
+            In(&'static str, Box<CliError>),
+        }
+
+        impl CliError {
+            /// The typed error this one wraps; `None` for the others.
+            fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                match self {
+                    $(CliError::$variant(e) => Some(e),)*
+                    _ => None,
+                }
+            }
+        }
+
+        $(impl From<$ty> for CliError {
+            fn from(e: $ty) -> CliError {
+                CliError::$variant(e)
+            }
+        })*
+    };
+}
+
+cli_error! {
+    /// Arguments that do not fit the command's flags, or a flag's bad value.
+    Args(ArgsError),
     /// Bad judge input.
     Input(InputError),
     /// A fleet that cannot be placed.
     Placement(PlacementError),
     /// A scan that could not finish.
     Scan(ScanError),
-    /// Any other bad input text (advise states, play answers), already worded.
-    Invalid(String),
+    /// A strategy that cannot play these rules.
+    Strategy(StrategyError),
+    /// A bay a board cannot have.
+    Board(BoardError),
     /// Reading or writing failed.
     Io(io::Error),
+    /// `play`'s game could not be played.
+    Play(PlayError),
+    /// `referee` could not hide its bay or answer to the end.
+    Referee(RefereeRunError),
+    /// `simulate`'s settings, run or merge failed.
+    Simulate(SimulateError),
+    /// `trace` could not write its trace.
+    Trace(TraceError),
+    /// `advise` gave no advice.
+    Advise(AdviceError),
+    /// A game's state (`advise`'s grid) that does not read.
+    State(StateError),
+    /// `check` could not run.
+    Check(CheckError),
     /// The grading kit's file and case work failed.
     Grading(GradingError),
-    /// The value of the named flag led to the error (the flag is written before it).
-    Flag(&'static str, Box<CliError>),
-    /// An error of the named command (its name is written once, before the error).
-    In(&'static str, Box<CliError>),
+    /// A file besides the output (`simulate --svg`) that cannot be written.
+    File(FileError),
 }
 
 /// How a command that ran to its end came out: its exit status.
@@ -86,6 +155,9 @@ impl CliError {
         match self {
             CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
             CliError::Flag(_, e) | CliError::In(_, e) => e.is_broken_pipe(),
+            CliError::Play(e) => e.is_broken_pipe(),
+            CliError::Referee(e) => e.is_broken_pipe(),
+            CliError::Trace(e) => e.is_broken_pipe(),
             CliError::Scan(ScanError::Probe(crate::scan::sonar::ProbeError::ReaderGone(_))) => true,
             _ => false,
         }
@@ -107,12 +179,24 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(m) | CliError::Invalid(m) => write!(f, "{m}"),
-            CliError::Input(e) => write!(f, "{e}"),
-            CliError::Placement(e) => write!(f, "{e}"),
-            CliError::Scan(e) => write!(f, "{e}"),
-            CliError::Io(e) => write!(f, "{e}"),
-            CliError::Grading(e) => write!(f, "{e}"),
             CliError::Flag(name, e) | CliError::In(name, e) => write!(f, "{name}: {e}"),
+            CliError::VersionExtra(word) => {
+                write!(f, "--version takes nothing after it, got `{}`", words::shown(word.as_bytes()))
+            }
+            CliError::UnknownCommand(name) => {
+                let (hint, commands) = (words::did_you_mean(name, &command_names()), command_names().join(", "));
+                write!(f, "unknown command `{name}`; {hint}commands: {commands} (or a judge input file)")
+            }
+            CliError::UnknownTopic(name) => {
+                let (hint, commands) = (words::did_you_mean(name, &help_names()), command_names().join(", "));
+                let topics = topics::TOPICS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
+                write!(f, "help: unknown command or topic `{name}`; {hint}commands: {commands}; topics: {topics}")
+            }
+            CliError::HelpWords => write!(f, "help: give one command name, e.g. `help simulate`"),
+            e => match e.wrapped() {
+                Some(inner) => write!(f, "{inner}"),
+                None => Ok(()),
+            },
         }
     }
 }
@@ -120,13 +204,8 @@ impl fmt::Display for CliError {
 impl std::error::Error for CliError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CliError::Usage(_) | CliError::Invalid(_) => None,
-            CliError::Input(e) => Some(e),
-            CliError::Placement(e) => Some(e),
-            CliError::Scan(e) => Some(e),
-            CliError::Io(e) => Some(e),
-            CliError::Grading(e) => Some(e),
             CliError::Flag(_, e) | CliError::In(_, e) => Some(e.as_ref()),
+            e => e.wrapped(),
         }
     }
 }
@@ -139,29 +218,9 @@ pub fn error_line(e: &CliError) -> String {
     format!("error: {}", crate::render::words::escaped(&e.to_string()))
 }
 
-impl From<InputError> for CliError {
-    fn from(e: InputError) -> CliError {
-        CliError::Input(e)
-    }
-}
-impl From<PlacementError> for CliError {
-    fn from(e: PlacementError) -> CliError {
-        CliError::Placement(e)
-    }
-}
-impl From<ScanError> for CliError {
-    fn from(e: ScanError) -> CliError {
-        CliError::Scan(e)
-    }
-}
-impl From<crate::tools::settings::SettingError> for CliError {
-    fn from(e: crate::tools::settings::SettingError) -> CliError {
-        CliError::Usage(e.0)
-    }
-}
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> CliError {
-        CliError::Io(e)
+impl From<SettingError> for CliError {
+    fn from(e: SettingError) -> CliError {
+        CliError::Args(ArgsError::Setting(e))
     }
 }
 
@@ -179,158 +238,6 @@ pub struct Streams<'a> {
     pub stdout_tty: bool,
     /// True when stderr is a terminal.
     pub stderr_tty: bool,
-}
-
-/// `e` as an error of the stream `what` (`reading standard input`, `writing standard
-/// output`, ``reading `FILE` ``): its kind kept, its message prefixed, without the
-/// `(os error N)` tail. Pre: none. Post: displays as `what: message`.
-pub fn stream_error(what: &str, e: io::Error) -> io::Error {
-    let text = e.to_string();
-    let text = match text.rfind(" (os error ") {
-        Some(k) if text.ends_with(')') => text.get(..k).unwrap_or(&text).to_string(),
-        _ => text,
-    };
-    io::Error::new(e.kind(), format!("{what}: {text}"))
-}
-
-/// A writer whose errors name it ([`stream_error`]).
-struct NamedWriter<'a> {
-    inner: &'a mut dyn Write,
-    what: &'static str,
-}
-
-impl Write for NamedWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf).map_err(|e| stream_error(self.what, e))
-    }
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.inner.write_all(buf).map_err(|e| stream_error(self.what, e))
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush().map_err(|e| stream_error(self.what, e))
-    }
-}
-
-/// A reader whose errors name it ([`stream_error`]).
-struct NamedReader<'a> {
-    inner: Box<dyn BufRead + 'a>,
-    what: String,
-}
-
-impl Read for NamedReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf).map_err(|e| {
-            if e.kind() == io::ErrorKind::Interrupted {
-                e
-            } else {
-                stream_error(&self.what, e)
-            }
-        })
-    }
-}
-
-impl BufRead for NamedReader<'_> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        let what = &self.what;
-        self.inner
-            .fill_buf()
-            .map_err(|e| if e.kind() == io::ErrorKind::Interrupted { e } else { stream_error(what, e) })
-    }
-    fn consume(&mut self, n: usize) {
-        self.inner.consume(n)
-    }
-}
-
-/// Opens the command's input as a stream: the file `path` (its operand), or standard
-/// input when there is none or it is `-`. At a terminal with nothing piped in, says on
-/// stderr that it is waiting (`hint`: how to get help).
-/// Pre: none. Post: `Err` naming the file when it cannot be opened.
-pub(crate) fn open_input<'a>(
-    path: Option<&str>,
-    stdin: &'a mut dyn BufRead,
-    stderr: &mut dyn Write,
-    stdin_tty: bool,
-    hint: &str,
-) -> Result<Box<dyn BufRead + 'a>, CliError> {
-    match path {
-        Some(path) if path != "-" => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| CliError::Io(stream_error(&format!("cannot open `{path}`"), e)))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(CliError::Invalid(format!("cannot read `{path}`: it is a directory")));
-            }
-            let inner = Box::new(io::BufReader::with_capacity(1 << 16, file));
-            Ok(Box::new(NamedReader { inner, what: format!("reading `{path}`") }))
-        }
-        _ => {
-            if stdin_tty {
-                writeln!(stderr, "reading the input from the terminal (end it with Ctrl-D; {hint})")?;
-                stderr.flush()?;
-            }
-            Ok(Box::new(stdin))
-        }
-    }
-}
-
-/// Reads all of `from` (named `what` in errors, e.g. ``reading `FILE` ``), up to `limit`
-/// bytes (memory grows with what is read, never past the limit).
-/// Pre: none. Post: `Err` when reading fails or there is more than `limit` bytes.
-pub(crate) fn read_limited(from: &mut dyn Read, what: &str, limit: u64) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    io::Read::take(from, limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Io(stream_error(&format!("reading {what}"), e)))?;
-    if bytes.len() as u64 > limit {
-        return Err(CliError::Invalid(format!("{what} is larger than the limit of {limit} bytes")));
-    }
-    Ok(bytes)
-}
-
-/// Runs `work` on a helper thread while this one redraws, every tenth of a second and
-/// only when stderr is a terminal, the line `line(elapsed)` gives (`None`: nothing yet);
-/// the line is wiped at the end. `what` names the work if its thread dies.
-/// Pre: none. Post: `work`'s result, or `Err` when its thread panicked.
-pub(crate) fn with_progress<T: Send>(
-    io: &mut Streams<'_>,
-    what: &str,
-    work: impl FnOnce() -> T + Send,
-    line: impl Fn(std::time::Duration) -> Option<String>,
-) -> Result<T, CliError> {
-    let start = std::time::Instant::now();
-    let mut shown = false;
-    let result = std::thread::scope(|scope| {
-        // The worker drops `done` when it ends, which wakes this thread at once.
-        let (done, ended) = std::sync::mpsc::channel::<()>();
-        let worker = scope.spawn(move || {
-            let result = work();
-            drop(done);
-            result
-        });
-        let tick = std::time::Duration::from_millis(100);
-        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(tick) {
-            if let (true, Some(text)) = (io.stderr_tty, line(start.elapsed())) {
-                let _ = write!(io.stderr, "\r{text:<60}");
-                let _ = io.stderr.flush();
-                shown = true;
-            }
-        }
-        worker.join()
-    });
-    if shown {
-        let _ = write!(io.stderr, "\r{}\r", " ".repeat(60));
-        let _ = io.stderr.flush();
-    }
-    result.map_err(|_| CliError::Invalid(format!("{what} stopped unexpectedly")))
-}
-
-/// The colour rule: `always` and `never` win; `auto` colours a terminal unless
-/// `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
-pub(crate) fn color_wanted(when: &str, tty: bool, no_color: bool, dumb: bool) -> bool {
-    match when {
-        "always" => true,
-        "never" => false,
-        _ => tty && !no_color && !dumb,
-    }
 }
 
 /// A command's run: its arguments read, its streams; its status or its error.
@@ -392,6 +299,7 @@ fn help_names() -> Vec<&'static str> {
 /// Pre: none. Post: on `Ok`, the command's whole output was written to `io.stdout`; on
 /// `Err`, nothing the judge computed was written, and the error names the command.
 pub fn run(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> {
+    use crate::tools::streams::{NamedReader, NamedWriter};
     let mut stdin = NamedReader { inner: Box::new(&mut *io.stdin), what: "reading standard input".into() };
     let mut stdout = NamedWriter { inner: &mut *io.stdout, what: "writing standard output" };
     let mut stderr = NamedWriter { inner: &mut *io.stderr, what: "writing standard error" };
@@ -412,10 +320,7 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> 
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
             if let Some(extra) = rest.first() {
-                return Err(CliError::Usage(format!(
-                    "--version takes nothing after it, got `{}`",
-                    crate::render::words::shown(extra.as_bytes())
-                )));
+                return Err(CliError::VersionExtra(extra.clone()));
             }
             writeln!(io.stdout, "spot-the-ships {}", env!("CARGO_PKG_VERSION"))?;
             Ok(Status::Success)
@@ -433,14 +338,8 @@ fn run_named(args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> 
                 // Not a command: a flag or the judge's input file, unless it looks like a
                 // mistyped command and no such file exists.
                 let is_file = std::path::Path::new(name).exists() || name == "-";
-                if !name.starts_with('-') && !is_file {
-                    let hint = crate::render::words::did_you_mean(name, &command_names());
-                    if !hint.is_empty() {
-                        return Err(CliError::Usage(format!(
-                            "unknown command `{name}`; {hint}commands: {} (or a judge input file)",
-                            command_names().join(", ")
-                        )));
-                    }
+                if !name.starts_with('-') && !is_file && !words::did_you_mean(name, &command_names()).is_empty() {
+                    return Err(CliError::UnknownCommand(name.to_string()));
                 }
                 if name == "--help" || name == "-h" {
                     io.stdout.write_all(top_help().as_bytes())?;
@@ -464,22 +363,13 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
             None => match topics::TOPICS.iter().find(|t| t.name == name.as_str()) {
                 Some(topic) => {
                     let mut text = (topic.text)();
-                    if let Some(doc) = args::document(topic.name) {
-                        let _ = writeln!(text, "\nMore: {doc} in the project's repository.");
-                    }
+                    let _ = writeln!(text, "\nMore: {} in the project's repository.", topic.document);
                     text
                 }
-                None => {
-                    let hint = crate::render::words::did_you_mean(name, &help_names());
-                    return Err(CliError::Usage(format!(
-                        "help: unknown command or topic `{name}`; {hint}commands: {}; topics: {}",
-                        command_names().join(", "),
-                        topics::TOPICS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
-                    )));
-                }
+                None => return Err(CliError::UnknownTopic(name.to_string())),
             },
         },
-        _ => return Err(CliError::Usage("help: give one command name, e.g. `help simulate`".into())),
+        _ => return Err(CliError::HelpWords),
     };
     io.stdout.write_all(text.as_bytes())?;
     Ok(())
@@ -487,7 +377,7 @@ fn help(rest: &[String], io: &mut Streams<'_>) -> Result<(), CliError> {
 
 /// Parses `args` for `spec` and runs it (or prints its help).
 fn dispatch(spec: &'static args::Command, run: Run, args: &[String], io: &mut Streams<'_>) -> Result<Status, CliError> {
-    let result = spec.parse(args).and_then(|parsed| {
+    let result = spec.parse(args).map_err(CliError::from).and_then(|parsed| {
         if parsed.wants_help() {
             let text = if spec.name.is_empty() { top_help() } else { spec.help() };
             io.stdout.write_all(text.as_bytes())?;
@@ -496,19 +386,4 @@ fn dispatch(spec: &'static args::Command, run: Run, args: &[String], io: &mut St
         run(&parsed, io)
     });
     result.map_err(|e| e.of(spec.name))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::color_wanted;
-
-    #[test]
-    fn colour_follows_the_flag_then_the_terminal_and_environment() {
-        assert!(color_wanted("always", false, true, true));
-        assert!(!color_wanted("never", true, false, false));
-        assert!(color_wanted("auto", true, false, false));
-        assert!(!color_wanted("auto", false, false, false));
-        assert!(!color_wanted("auto", true, true, false), "NO_COLOR");
-        assert!(!color_wanted("auto", true, false, true), "TERM=dumb");
-    }
 }

@@ -1,18 +1,11 @@
 //! `referee`: the other side of `play`. Hides a bay (generated from a seed, or the ships
 //! of a judge input) and answers a player's probes over stdin and stdout.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{BayFlags, RuleFlags, COLS, ROWS, RULE_FLAGS};
 use super::shared::{self, SEED};
 use super::{CliError, Streams};
-use crate::game::board::Board;
-use crate::game::input;
-use crate::limits::LINE_BYTES;
-use crate::scan::record::ScanRecord;
-use crate::scan::referee::RefereeGame;
-use crate::strategy;
-use crate::tools::opponent::DrawError;
-use crate::tools::play::protocol::{parse_probe, read_line, reply_line, Header};
+use crate::args::{Command, Flag, Operands, Parsed};
+use crate::tools::play::referee::{self, BaySource};
 
 const FLAGS: &[Flag] = &[
     ROWS,
@@ -48,21 +41,8 @@ ERRORS (one `error: ` line on stderr, exit status 2)
   of the player's input before every ship cell was found.
 ",
     extra: None,
+    document: Some("report/playing.md"),
 };
-
-/// Where `referee`'s bay comes from.
-#[derive(Debug)]
-pub(crate) enum BaySource {
-    /// `--board FILE`: the ships of a judge input.
-    File(String),
-    /// The rules' fleet placed at random on a bay of this size from this seed.
-    Random {
-        /// Rows and columns.
-        bay: (usize, usize),
-        /// `--seed`.
-        seed: u64,
-    },
-}
 
 /// `referee`'s flags, read (`serve` builds its games with the same flags).
 #[derive(Debug)]
@@ -95,74 +75,15 @@ impl RefereeConfig {
         };
         Ok(RefereeConfig { rules, bay })
     }
-
-    /// The bay: a judge input's, or the rules' fleet placed at random.
-    /// Pre: none. Post: `Err` for an unreadable input, or a fleet that does not fit.
-    pub(crate) fn board(&self) -> Result<Board, CliError> {
-        let rules = &self.rules.rules;
-        let board = match &self.bay {
-            BaySource::File(path) => {
-                // Read as a stream, as the judge reads its input: memory grows with the board
-                // and its ships, never with the bytes read (`--board /dev/zero` stops at the
-                // first word longer than a judge input's).
-                let file = std::fs::File::open(path)
-                    .map_err(|e| CliError::Usage(format!("--board: cannot read `{path}`: {e}")))?;
-                if file.metadata().is_ok_and(|m| m.is_dir()) {
-                    return Err(CliError::Usage(format!("--board: cannot read `{path}`: it is a directory")));
-                }
-                let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-                let parsed = input::read_under(&mut reader, &strategy::NAMES, rules)
-                    .map_err(|e| CliError::Invalid(format!("--board: {path}: {e}")))?;
-                self.rules.check_fleet(parsed.board.rules().fleet())?;
-                parsed.board
-            }
-            BaySource::Random { bay, seed } => crate::tools::opponent::random_board(rules, *bay, *seed, false)
-                .map_err(|e| match e {
-                    DrawError::Placement(e) => CliError::Placement(e),
-                    DrawError::Board(e) => CliError::Invalid(e.to_string()),
-                })?,
-        };
-        Ok(board)
-    }
 }
 
 /// Runs `referee`.
 /// Pre: none. Post: on `Ok`, stdout holds the header, one answer per probe and `done N`;
 /// on `Err`, the last line written is the last answer.
 pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let board = RefereeConfig::read(flags)?.board()?;
-    referee(&board, io)
-}
-
-/// Plays the referee's side for `board`.
-fn referee(board: &Board, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let header = Header { rows: board.rows(), cols: board.cols(), rules: board.rules().clone() };
-    io.stdout.write_all(header.lines().as_bytes())?;
-    let mut record = ScanRecord::new(board.rows(), board.cols());
-    let mut game = RefereeGame::new(board, &mut record);
-    loop {
-        if game.is_over() {
-            writeln!(io.stdout, "done {}", game.probes())?;
-            io.stdout.flush()?;
-            return Ok(());
-        }
-        io.stdout.flush()?;
-        let line = match read_line(&mut *io.stdin)? {
-            None => {
-                return Err(CliError::Invalid(format!(
-                    "the player stopped after {}, with {} of {} found",
-                    crate::render::words::count(game.probes(), "probe"),
-                    game.hits(),
-                    crate::render::words::count(board.ship_cells(), "ship cell")
-                )))
-            }
-            Some((_, true)) => return Err(CliError::Invalid(format!("a line longer than {LINE_BYTES} bytes"))),
-            Some((line, false)) => line,
-        };
-        let pos = parse_probe(&line).map_err(CliError::Invalid)?;
-        let answer = game.probe(pos).map_err(|refused| CliError::Invalid(refused.to_string()))?;
-        writeln!(io.stdout, "{}", reply_line(answer, board.rules().fleet()))?;
-    }
+    let config = RefereeConfig::read(flags)?;
+    let board = referee::board(&config.rules, &config.bay)?;
+    Ok(referee::answer(&board, io.stdin, io.stdout)?)
 }
 
 #[cfg(test)]

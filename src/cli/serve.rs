@@ -1,9 +1,9 @@
 //! `serve`: the page (helper, play, watch), the JSON API and the remote-service seed's
 //! `/exec`, over HTTP on this machine.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{RuleFlags, RULE_FLAGS};
 use super::{CliError, Streams};
+use crate::args::{Command, Flag, Operands, Parsed};
 use crate::tools::serve::{self, Config};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -57,83 +57,60 @@ LIMITS
   (or the open-file limit), or with 1,024 requests waiting for a worker: 503.
 ",
     extra: None,
+    document: Some("report/serve.md"),
 };
 
-/// `serve`'s flags, read and checked.
-#[derive(Debug)]
-pub(crate) struct ServeConfig {
-    /// `--bind`.
-    pub ip: IpAddr,
-    /// `--port` (0: any free port).
-    pub port: u16,
-    /// `--workers`: 1 to 1024.
-    pub workers: usize,
-    /// `--max-games`: at least 1.
-    pub max_games: usize,
-    /// `--idle`: 1 to 3600 seconds.
-    pub idle: u64,
-    /// `--max-connections`: at least 1.
-    pub max_connections: usize,
-    /// `--request-time`: 1 to 3600 seconds.
-    pub request_time: u64,
-    /// The rules of `/exec`: the rule flags, with starwars where `--rules` is absent.
-    pub exec_rules: crate::game::rules::Rules,
-}
-
-impl ServeConfig {
-    /// Reads `serve`'s arguments.
-    /// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value or one out
-    /// of its range.
-    pub(crate) fn read(p: &Parsed) -> Result<ServeConfig, CliError> {
-        let port: usize = p.require("--port")?;
-        let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
-        let bind = p.text("--bind").unwrap_or_default();
-        let ip: IpAddr =
-            bind.parse().map_err(|_| super::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
-        let workers: usize = p.require("--workers")?;
-        let max_games: usize = p.require("--max-games")?;
-        let idle: u64 = p.require("--idle")?;
-        let max_connections: usize = p.require("--max-connections")?;
-        let request_time: u64 = p.require("--request-time")?;
-        if !(1..=1024).contains(&workers)
-            || max_games == 0
-            || max_connections == 0
-            || !(1..=3600).contains(&idle)
-            || !(1..=3600).contains(&request_time)
-        {
-            return Err(CliError::Usage(
-                "--workers takes 1 to 1024, --max-games and --max-connections at least 1, --idle and \
-                 --request-time 1 to 3600 seconds"
-                    .into(),
-            ));
-        }
-        let exec_rules = RuleFlags::read(p)?.rules_or_preset("starwars")?;
-        Ok(ServeConfig { ip, port, workers, max_games, idle, max_connections, request_time, exec_rules })
+/// Reads `serve`'s arguments into the server's config.
+/// Pre: `p` was parsed by [`COMMAND`]. Post: `Err(Usage)` for a bad value or one out
+/// of its range; the `/exec` rules are the rule flags, with starwars where `--rules` is
+/// absent.
+fn config(p: &Parsed) -> Result<Config, CliError> {
+    let port: usize = p.require("--port")?;
+    let port = u16::try_from(port).map_err(|_| CliError::Usage(format!("--port: {port} is past 65535")))?;
+    let bind = p.text("--bind").unwrap_or_default();
+    let ip: IpAddr =
+        bind.parse().map_err(|_| crate::args::expected("--bind", "an IP address such as 127.0.0.1", bind))?;
+    let workers: usize = p.require("--workers")?;
+    let max_games: usize = p.require("--max-games")?;
+    let idle: u64 = p.require("--idle")?;
+    let max_connections: usize = p.require("--max-connections")?;
+    let request_time: u64 = p.require("--request-time")?;
+    if !(1..=1024).contains(&workers)
+        || max_games == 0
+        || max_connections == 0
+        || !(1..=3600).contains(&idle)
+        || !(1..=3600).contains(&request_time)
+    {
+        return Err(CliError::Usage(
+            "--workers takes 1 to 1024, --max-games and --max-connections at least 1, --idle and \
+             --request-time 1 to 3600 seconds"
+                .into(),
+        ));
     }
-}
-
-/// Runs `serve`.
-/// Pre: none. Post: serves until the process is stopped; `Err` for bad flags or an
-/// address that cannot be bound.
-pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
-    let ServeConfig { ip, port, workers, max_games, idle, max_connections, request_time, exec_rules } =
-        ServeConfig::read(flags)?;
-    if !ip.is_loopback() {
-        writeln!(
-            io.stderr,
-            "warning: listening on {ip}: other machines can reach this server (it has no authentication)"
-        )?;
-    }
-    let config = Config {
+    Ok(Config {
         bind: SocketAddr::new(ip, port),
         workers,
         max_games,
         idle: Duration::from_secs(idle),
         max_connections,
         limits: serve::http::Limits { request_time: Duration::from_secs(request_time), ..Default::default() },
-        exec_rules,
+        exec_rules: RuleFlags::read(p)?.rules_or_preset("starwars")?,
         ..Config::default()
-    };
+    })
+}
+
+/// Runs `serve`.
+/// Pre: none. Post: serves until the process is stopped; `Err` for bad flags or an
+/// address that cannot be bound.
+pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
+    let config = config(flags)?;
+    let (ip, port) = (config.bind.ip(), config.bind.port());
+    if !ip.is_loopback() {
+        writeln!(
+            io.stderr,
+            "warning: listening on {ip}: other machines can reach this server (it has no authentication)"
+        )?;
+    }
     let handle = serve::start(config)
         .map_err(|e| CliError::Io(super::stream_error(&format!("cannot listen on {ip}:{port}"), e)))?;
     let addr = handle.addr();
@@ -150,18 +127,19 @@ mod tests {
 
     #[test]
     fn reads_defaults_flags_and_bad_values() {
-        let c = ServeConfig::read(&COMMAND.parse_words(&[])).unwrap();
+        let secs = Duration::from_secs;
+        let c = config(&COMMAND.parse_words(&[])).unwrap();
         assert_eq!(
-            (c.ip.to_string(), c.port, c.workers, c.max_games, c.idle),
-            ("127.0.0.1".into(), 8080, 64, 10_000, 5)
+            (c.bind.ip().to_string(), c.bind.port(), c.workers, c.max_games, c.idle),
+            ("127.0.0.1".into(), 8080, 64, 10_000, secs(5))
         );
-        assert_eq!((c.max_connections, c.request_time), (10_000, 10));
-        let c = ServeConfig::read(&COMMAND.parse_words(&["--max-connections", "3", "--request-time", "1"])).unwrap();
-        assert_eq!((c.max_connections, c.request_time), (3, 1));
+        assert_eq!((c.max_connections, c.limits.request_time), (10_000, secs(10)));
+        let c = config(&COMMAND.parse_words(&["--max-connections", "3", "--request-time", "1"])).unwrap();
+        assert_eq!((c.max_connections, c.limits.request_time), (3, secs(1)));
         assert_eq!(c.exec_rules.preset_name(), "starwars");
-        let c = ServeConfig::read(&COMMAND.parse_words(&["--port", "0", "--rules", "classic", "--idle", "9"])).unwrap();
-        assert_eq!((c.port, c.idle, c.exec_rules.preset_name()), (0, 9, "classic"));
-        let e = |w: &[&str]| ServeConfig::read(&COMMAND.parse_words(w)).unwrap_err().to_string();
+        let c = config(&COMMAND.parse_words(&["--port", "0", "--rules", "classic", "--idle", "9"])).unwrap();
+        assert_eq!((c.bind.port(), c.idle, c.exec_rules.preset_name()), (0, secs(9), "classic"));
+        let e = |w: &[&str]| config(&COMMAND.parse_words(w)).unwrap_err().to_string();
         assert_eq!(e(&["--port", "70000"]), "--port: 70000 is past 65535");
         assert!(e(&["--request-time", "0"]).contains("--request-time 1 to 3600"));
         assert!(e(&["--max-connections", "0"]).contains("--max-connections at least 1"));

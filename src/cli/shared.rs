@@ -3,8 +3,8 @@
 //! about a shared flag gives its own line of help ([`Flag::with_help`]); the name, value
 //! and default stay these. The rule and bay flags are in [`super::game`].
 
-use super::args::{Flag, Parsed};
 use super::CliError;
+use crate::args::{Flag, Parsed};
 
 /// `--seed S`: the seed of a command's random choices (the strategies', the boards').
 /// Its default is [`crate::strategy::DEFAULT_SEED`] (a test checks that they agree).
@@ -36,7 +36,7 @@ pub(crate) const COLOR: Flag = Flag::value(
 /// `--seed`'s value (its default when absent).
 /// Pre: the command's table has [`SEED`]. Post: `Err(Usage)` when it is not a whole number.
 pub(crate) fn seed(p: &Parsed) -> Result<u64, CliError> {
-    p.require(SEED.name)
+    Ok(p.require(SEED.name)?)
 }
 
 /// `--strategy`'s value as given; `None` when absent.
@@ -98,7 +98,7 @@ impl ColorWhen {
     }
 
     /// Whether to colour a stream (`tty`: it is a terminal), `auto` asking the
-    /// environment (`NO_COLOR`, `TERM`).
+    /// environment ([`crate::tools::streams::color_wanted`]).
     /// Pre: none. Post: no change.
     pub(crate) fn wanted(self, tty: bool) -> bool {
         let word = match self {
@@ -106,15 +106,14 @@ impl ColorWhen {
             ColorWhen::Always => "always",
             ColorWhen::Never => "never",
         };
-        let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        super::color_wanted(word, tty, env("NO_COLOR").is_some(), env("TERM").is_some_and(|t| t == "dumb"))
+        crate::tools::streams::color_wanted(word, tty)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::args::Command;
     use super::*;
+    use crate::args::Command;
 
     const FLAGS: &[Flag] = &[SEED, STRATEGY, FORMAT, COORDS, COLOR];
     const CMD: Command = Command::for_tests(&[("OPTIONS", FLAGS)]);

@@ -1,11 +1,12 @@
 //! `testset`: write the samples, edge cases and random cases with their expected
 //! outputs in a judge's layout.
 
-use super::args::{Command, Flag, Operands, Parsed};
-use super::check::{seconds, CaseFlags, CASE_FLAGS};
+use super::check::{builtin_cases, CASE_FLAGS};
 use super::shared::FORMAT;
 use super::{CliError, Streams};
+use crate::args::{Command, Flag, Operands, Parsed};
 use crate::tools::grading::cases::Origin;
+use crate::tools::grading::session::BuiltinCases;
 use crate::tools::grading::testset::{self, Layout};
 use std::path::Path;
 
@@ -48,6 +49,7 @@ whole in a temporary folder beside DIR (.DIR.testset-tmp-PID) and moved
 into place only when complete: a failure leaves the old set as it was.
 ",
     extra: None,
+    document: Some("report/grading.md"),
 };
 
 /// `testset`'s arguments, read and checked.
@@ -60,7 +62,7 @@ pub(crate) struct TestsetConfig {
     /// `--time-limit` in seconds.
     pub time_limit: f64,
     /// The cases to write.
-    pub cases: CaseFlags,
+    pub cases: BuiltinCases,
     /// `--force`.
     pub force: bool,
 }
@@ -76,8 +78,8 @@ impl TestsetConfig {
                 return Err(CliError::Usage("--format is required: mooshak, kattis, kattis-2023 or domjudge".into()))
             }
         };
-        let time_limit = seconds(p, "--time-limit")?;
-        let cases = CaseFlags::read(p)?;
+        let time_limit = p.seconds("--time-limit")?;
+        let cases = builtin_cases(p)?;
         Ok(TestsetConfig { dir, layout, time_limit, cases, force: p.has("--force") })
     }
 }

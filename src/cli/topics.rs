@@ -12,14 +12,16 @@ pub(crate) struct Topic {
     pub name: &'static str,
     /// The topic's text (lines of at most 80 columns, ending with a newline).
     pub text: fn() -> String,
+    /// The document of the project's repository that has the topic's details.
+    pub document: &'static str,
 }
 
 /// Every topic, in the order the top-level help lists them.
 pub(crate) const TOPICS: [Topic; 4] = [
-    Topic { name: "strategies", text: strategies },
-    Topic { name: "rules", text: rules },
-    Topic { name: "fleet-file", text: fleet_file },
-    Topic { name: "protocol", text: protocol },
+    Topic { name: "strategies", text: strategies, document: "report/strategies.md" },
+    Topic { name: "rules", text: rules, document: "report/rules.md" },
+    Topic { name: "fleet-file", text: fleet_file, document: "report/rules.md" },
+    Topic { name: "protocol", text: protocol, document: "report/playing.md" },
 ];
 
 /// `help rules`: the presets, the overrides, and the strategies each preset allows.

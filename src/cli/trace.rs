@@ -1,16 +1,13 @@
 //! `trace`: runs the strategy named in a judge input and shows every scan step by step,
 //! then the judge's own output.
 
-use super::args::{Command, Flag, Operands, Parsed};
 use super::game::{RuleFlags, RULE_FLAGS};
 use super::shared::{self, ColorWhen, Format, COLOR, FORMAT, SEED, STRATEGY};
 use super::{open_input, CliError, Streams};
+use crate::args::{Command, Flag, Operands, Parsed};
 use crate::game::input;
-use crate::limits::TRACE_OUTPUT_BYTES;
-use crate::limits::TRACE_UNLIMITED_CELLS;
-use crate::scan::referee::Referee;
 use crate::strategy;
-use crate::tools::trace::{TraceOptions, Tracer};
+use crate::tools::trace::TraceRequest;
 
 const FLAGS: &[Flag] = &[
     STRATEGY.with_help("trace NAME, not the strategy on the input's first line"),
@@ -53,40 +50,6 @@ impl TraceConfig {
     }
 }
 
-/// About how many bytes a trace of a `rows` x `cols` board writes without colour:
-/// `(per scan, once)`. Each scan draws the board (four spaces before each row), plus
-/// its lines of text and, for prob on small boards, the likelihood matrix; once, the
-/// judge's output. Pre: none. Post: saturates instead of overflowing.
-fn output_estimate(rows: usize, cols: usize, matrix: bool) -> (u64, u64) {
-    let (rows, cols) = (rows as u64, cols as u64);
-    let board = rows.saturating_mul(cols.saturating_add(5));
-    // A score has at most 5 digits on a board of 10,000 cells, one space between.
-    let matrix = if matrix { rows.saturating_mul(cols.saturating_mul(6).saturating_add(4)) } else { 0 };
-    (board.saturating_add(matrix).saturating_add(200), rows.saturating_mul(cols.saturating_add(1)).saturating_add(200))
-}
-
-/// A writer that refuses to write past [`TRACE_OUTPUT_BYTES`] bytes.
-struct Capped<'a> {
-    inner: &'a mut dyn std::io::Write,
-    written: u64,
-}
-
-impl std::io::Write for Capped<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.written.saturating_add(buf.len() as u64) > TRACE_OUTPUT_BYTES {
-            return Err(std::io::Error::other(format!(
-                "the trace reached the output cap of {TRACE_OUTPUT_BYTES} bytes: give a smaller --limit"
-            )));
-        }
-        let n = self.inner.write(buf)?;
-        self.written = self.written.saturating_add(n as u64);
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// `trace`'s command line.
 pub const COMMAND: Command = Command {
     name: "trace",
@@ -125,6 +88,7 @@ OUTPUT
   --limit; last, the judge's output {\"scans\": N, \"grid\": [ROW, ...]}.
 ",
     extra: None,
+    document: Some("report/playing.md"),
 };
 
 /// Runs `trace`: the judge input on stdin, the trace on stdout.
@@ -142,44 +106,9 @@ pub fn run(flags: &Parsed, io: &mut Streams<'_>) -> Result<(), CliError> {
     };
     let board = input.board;
     config.rules.check_fleet(board.rules().fleet())?;
-    let cells = board.rows().saturating_mul(board.cols());
-    if limit.is_none() && cells > TRACE_UNLIMITED_CELLS {
-        return Err(CliError::Usage(format!(
-            "the board has {cells} cells, and a trace draws the whole board after every scan: give --limit N to show \
-             only the first N scans (boards of up to {TRACE_UNLIMITED_CELLS} cells need no limit)"
-        )));
-    }
     let name = config.strategy.as_deref().unwrap_or(&input.strategy);
-    if name == "all" {
-        return Err(CliError::Usage(
-            "--strategy all: a trace follows one strategy; try `spot-the-ships --strategy all FILE` to compare them"
-                .into(),
-        ));
-    }
-    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| CliError::Usage(e.to_string()))?;
-    // Bounded before it starts: at most `shown` scans are drawn.
-    let shown = limit.unwrap_or(cells).min(cells);
-    let matrix = name == "prob" && cells <= crate::tools::trace::MATRIX_SHOWN_CELLS;
-    let (rows, cols) = (board.rows(), board.cols());
-    let (per_scan, once) = output_estimate(rows, cols, matrix);
-    let estimate = (shown as u64).saturating_mul(per_scan).saturating_add(once);
-    if estimate > TRACE_OUTPUT_BYTES {
-        let fits = TRACE_OUTPUT_BYTES.saturating_sub(once) / per_scan.max(1);
-        return Err(CliError::Usage(format!(
-            "{shown} scans of a {rows}x{cols} board would write about {estimate} bytes, more than the output cap of \
-             {TRACE_OUTPUT_BYTES} bytes (1 GiB): give --limit {fits} or less"
-        )));
-    }
-    // A board too large for the strategy is refused before the trace's first line.
-    strategy::check_size(name, rows, cols, board.rules())?;
-    let mut sonar = Referee::new(&board);
-    let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
-    let mut capped = Capped { inner: &mut *io.stdout, written: 0 };
-    let mut tracer = Tracer::new(&board, options, &mut capped);
-    tracer.begin(name);
-    let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut tracer)?;
-    tracer.finish(&record)?;
-    Ok(())
+    let request = TraceRequest { strategy: name, seed, json, limit, color };
+    Ok(crate::tools::trace::trace(&board, &request, io.stdout)?)
 }
 
 #[cfg(test)]

@@ -321,6 +321,19 @@ pub fn every(rules: &Rules) -> impl Iterator<Item = &'static Entry> + '_ {
     all().filter(move |e| (e.supports)(rules).is_ok())
 }
 
+/// The scans each strategy that can play `board` (its rules, and its size) takes on
+/// it, in the order of [`every`], each from `seed`: the judge's `--strategy all`.
+/// Pre: none. Post: `Err` when a scan fails.
+pub fn scans_of_every(board: &crate::game::board::Board, seed: u64) -> Result<Vec<(&'static str, usize)>, ScanError> {
+    let cells = board.rows().saturating_mul(board.cols());
+    let mut results = Vec::new();
+    for entry in every(board.rules()).filter(|e| e.max_cells >= cells) {
+        let record = solve((entry.make)(seed).as_mut(), &mut crate::scan::referee::Referee::new(board))?;
+        results.push((entry.name, record.scans()));
+    }
+    Ok(results)
+}
+
 /// Every strategy, strongest first: fewest scans on average under the presets' rules
 /// (report/results.md: bayes is the best or within 1% of the best under every preset),
 /// but lookahead last: it beats density by about half a scan on the classic board, at

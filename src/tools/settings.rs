@@ -47,9 +47,37 @@ impl Expected for String {
     const EXPECTED: &'static str = "a word";
 }
 
+/// A setting's value that is not what the setting takes: which setting, what it takes,
+/// what was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueError {
+    /// The setting, as the command line spells it (`--games`).
+    pub setting: String,
+    /// What it takes, after "expected " (`a whole number`).
+    pub wanted: String,
+    /// The value as given.
+    pub got: String,
+}
+
+impl ValueError {
+    /// The value `got` of `setting`, which takes `wanted`.
+    pub(crate) fn new(setting: &str, wanted: &str, got: &str) -> ValueError {
+        ValueError { setting: setting.to_string(), wanted: wanted.to_string(), got: got.to_string() }
+    }
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ValueError { setting, wanted, got } = self;
+        write!(f, "{setting}: expected {wanted}, got `{}`", crate::text::shown(got.as_bytes()))
+    }
+}
+
+impl std::error::Error for ValueError {}
+
 /// The error for a value of `name` that is not what was `wanted`.
 pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> SettingError {
-    SettingError(format!("{name}: expected {wanted}, got `{}`", crate::text::shown(got.as_bytes())))
+    SettingError(ValueError::new(name, wanted, got).to_string())
 }
 
 /// `a, b or c`.

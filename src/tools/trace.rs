@@ -27,10 +27,14 @@
 
 use crate::game::board::Board;
 use crate::game::position::Position;
+use crate::limits::{TRACE_OUTPUT_BYTES, TRACE_UNLIMITED_CELLS};
 use crate::render::json::{Array, LineStrings, Object, Raw};
 use crate::scan::observer::{ListView, ScanObserver, ScoreView, Source};
 use crate::scan::record::{CellState, ScanRecord};
+use crate::scan::referee::Referee;
 use crate::scan::sonar::Answer;
+use crate::scan::ScanError;
+use crate::strategy::{self, StrategyError};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -426,6 +430,169 @@ impl ScanObserver for Tracer<'_> {
                 self.error = Some(e);
             }
         }
+    }
+}
+
+/// A trace to write: the strategy, its seed, and how.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TraceRequest<'a> {
+    /// The strategy that plays (`all` is refused).
+    pub strategy: &'a str,
+    /// Its seed.
+    pub seed: u64,
+    /// JSON Lines instead of text.
+    pub json: bool,
+    /// The scans shown at most; needed over [`TRACE_UNLIMITED_CELLS`] cells.
+    pub limit: Option<usize>,
+    /// Colours (text only).
+    pub color: bool,
+}
+
+/// Why a trace was not written (or not to its end).
+#[derive(Debug)]
+pub enum TraceError {
+    /// A board too large to trace whole without a limit.
+    NeedsLimit {
+        /// The board's cells.
+        cells: usize,
+    },
+    /// `all` strategies, where a trace follows one.
+    AllStrategies,
+    /// A strategy that cannot play the board's rules.
+    Strategy(StrategyError),
+    /// A trace that would write past the output cap.
+    TooLarge {
+        /// The scans shown.
+        shown: usize,
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
+        /// About how many bytes it would write.
+        estimate: u64,
+        /// The largest limit that fits.
+        fits: u64,
+    },
+    /// The scan failed (a board too large for the strategy, no memory).
+    Scan(ScanError),
+    /// Writing the trace failed, or reached the output cap.
+    Io(io::Error),
+}
+
+impl TraceError {
+    /// True when the error is a write to a reader that went away (`| head`).
+    /// Pre: none. Post: no change.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            TraceError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            TraceError::Scan(ScanError::Probe(crate::scan::sonar::ProbeError::ReaderGone(_))) => true,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TraceError::NeedsLimit { cells } => write!(
+                f,
+                "the board has {cells} cells, and a trace draws the whole board after every scan: give --limit N to \
+                 show only the first N scans (boards of up to {TRACE_UNLIMITED_CELLS} cells need no limit)"
+            ),
+            TraceError::AllStrategies => write!(
+                f,
+                "--strategy all: a trace follows one strategy; try `spot-the-ships --strategy all FILE` to compare them"
+            ),
+            TraceError::Strategy(e) => write!(f, "{e}"),
+            TraceError::TooLarge { shown, rows, cols, estimate, fits } => write!(
+                f,
+                "{shown} scans of a {rows}x{cols} board would write about {estimate} bytes, more than the output cap \
+                 of {TRACE_OUTPUT_BYTES} bytes (1 GiB): give --limit {fits} or less"
+            ),
+            TraceError::Scan(e) => write!(f, "{e}"),
+            TraceError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TraceError::Strategy(e) => Some(e),
+            TraceError::Scan(e) => Some(e),
+            TraceError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Traces `request`'s strategy on `board` into `out`: a first line, one block per scan
+/// (at most `limit`), then the judge's output.
+/// Pre: none. Post: `Err` before the first line for a board that needs a limit, `all`,
+/// a strategy that cannot play, or a trace that would pass the output cap; the output
+/// never passes [`TRACE_OUTPUT_BYTES`].
+pub(crate) fn trace(board: &Board, request: &TraceRequest<'_>, out: &mut dyn Write) -> Result<(), TraceError> {
+    let TraceRequest { strategy: name, seed, json, limit, color } = *request;
+    let cells = board.rows().saturating_mul(board.cols());
+    if limit.is_none() && cells > TRACE_UNLIMITED_CELLS {
+        return Err(TraceError::NeedsLimit { cells });
+    }
+    if name == "all" {
+        return Err(TraceError::AllStrategies);
+    }
+    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(TraceError::Strategy)?;
+    // Bounded before it starts: at most `shown` scans are drawn.
+    let shown = limit.unwrap_or(cells).min(cells);
+    let matrix = name == "prob" && cells <= MATRIX_SHOWN_CELLS;
+    let (rows, cols) = (board.rows(), board.cols());
+    let (per_scan, once) = output_estimate(rows, cols, matrix);
+    let estimate = (shown as u64).saturating_mul(per_scan).saturating_add(once);
+    if estimate > TRACE_OUTPUT_BYTES {
+        let fits = TRACE_OUTPUT_BYTES.saturating_sub(once) / per_scan.max(1);
+        return Err(TraceError::TooLarge { shown, rows, cols, estimate, fits });
+    }
+    // A board too large for the strategy is refused before the trace's first line.
+    strategy::check_size(name, rows, cols, board.rules()).map_err(TraceError::Scan)?;
+    let mut sonar = Referee::new(board);
+    let options = TraceOptions { json, limit, ..TraceOptions::for_strategy(name, color) };
+    let mut capped = Capped { inner: out, written: 0 };
+    let mut tracer = Tracer::new(board, options, &mut capped);
+    tracer.begin(name);
+    let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut tracer).map_err(TraceError::Scan)?;
+    tracer.finish(&record).map_err(TraceError::Io)
+}
+
+/// About how many bytes a trace of a `rows` x `cols` board writes without colour:
+/// `(per scan, once)`. Each scan draws the board (four spaces before each row), plus
+/// its lines of text and, for prob on small boards, the likelihood matrix; once, the
+/// judge's output. Pre: none. Post: saturates instead of overflowing.
+fn output_estimate(rows: usize, cols: usize, matrix: bool) -> (u64, u64) {
+    let (rows, cols) = (rows as u64, cols as u64);
+    let board = rows.saturating_mul(cols.saturating_add(5));
+    // A score has at most 5 digits on a board of 10,000 cells, one space between.
+    let matrix = if matrix { rows.saturating_mul(cols.saturating_mul(6).saturating_add(4)) } else { 0 };
+    (board.saturating_add(matrix).saturating_add(200), rows.saturating_mul(cols.saturating_add(1)).saturating_add(200))
+}
+
+/// A writer that refuses to write past [`TRACE_OUTPUT_BYTES`] bytes.
+struct Capped<'a> {
+    inner: &'a mut dyn std::io::Write,
+    written: u64,
+}
+
+impl std::io::Write for Capped<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written.saturating_add(buf.len() as u64) > TRACE_OUTPUT_BYTES {
+            return Err(std::io::Error::other(format!(
+                "the trace reached the output cap of {TRACE_OUTPUT_BYTES} bytes: give a smaller --limit"
+            )));
+        }
+        let n = self.inner.write(buf)?;
+        self.written = self.written.saturating_add(n as u64);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -14,6 +14,7 @@ mod answers;
 mod bayes;
 mod json;
 mod prob;
+mod text;
 
 use crate::game::cellset::CellSet;
 use crate::game::fleet::Fleet;
@@ -123,7 +124,16 @@ impl fmt::Display for AdviceError {
     }
 }
 
-impl std::error::Error for AdviceError {}
+impl std::error::Error for AdviceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AdviceError::Setting(e) => Some(e),
+            AdviceError::Grid(_) => None,
+            AdviceError::Placement(e) => Some(e),
+            AdviceError::Scan(e) => Some(e),
+        }
+    }
+}
 
 impl From<PlacementError> for AdviceError {
     fn from(e: PlacementError) -> AdviceError {

@@ -16,6 +16,7 @@ pub(crate) mod instance;
 pub(crate) mod package;
 pub(crate) mod report;
 pub(crate) mod runner;
+pub(crate) mod session;
 pub(crate) mod shrink;
 pub(crate) mod testset;
 pub(crate) mod verdict;

@@ -75,7 +75,7 @@ pub(crate) struct Run {
 
 /// Why a program could not be run at all.
 #[derive(Debug)]
-pub(crate) struct StartError {
+pub struct StartError {
     /// The command line.
     pub program: String,
     /// What the system said.
@@ -85,6 +85,12 @@ pub(crate) struct StartError {
 impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "cannot start `{}`: {}", self.program, self.error)
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }
 

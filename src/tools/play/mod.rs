@@ -3,4 +3,6 @@
 
 pub mod interactive;
 pub mod protocol;
+pub(crate) mod referee;
 pub(crate) mod referee_process;
+pub mod session;

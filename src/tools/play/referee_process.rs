@@ -18,7 +18,7 @@ const STDERR_WAIT: Duration = Duration::from_millis(500);
 
 /// Why the referee could not be played, or failed.
 #[derive(Debug)]
-pub(crate) enum RefereeError {
+pub enum RefereeError {
     /// The command has no words.
     Empty,
     /// The program could not start.

@@ -272,7 +272,7 @@ fn read_reply(reader: &mut BufReader<Timed>) -> Result<(Reply, bool), (io::Error
 
 /// What went wrong with a remote service (`play --url`), each a message of its own.
 #[derive(Debug)]
-pub(crate) enum ServiceError {
+pub enum ServiceError {
     /// No complete answer within the time limit: the service accepted and never
     /// answered, or answered too slowly (`TimedOut` and `WouldBlock` both).
     Silent {

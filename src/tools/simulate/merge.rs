@@ -49,7 +49,7 @@ pub(crate) struct Merged {
 
 /// Why reports could not be merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum MergeError {
+pub enum MergeError {
     /// A file is not JSON.
     Json {
         /// The file.

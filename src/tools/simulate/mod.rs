@@ -15,6 +15,7 @@ pub mod arena;
 pub mod chart;
 pub mod merge;
 pub mod report;
+pub mod setup;
 
 use crate::game::board::{Board, BoardError};
 use crate::game::placement::{PlacementError, Placer};

@@ -1,15 +1,58 @@
 //! Files a command writes besides its output (`simulate --svg`): checked before the work
 //! starts, written whole or not at all.
 
-use super::CliError;
-use std::io::Write;
+use std::fmt;
+use std::io::{self, Write};
 use std::path::Path;
+
+/// A file a command cannot write as asked.
+#[derive(Debug)]
+pub enum FileError {
+    /// A path that is no file to replace.
+    Refused {
+        /// The flag that named it (`--svg`).
+        flag: &'static str,
+        /// The path.
+        path: String,
+        /// Why (`is a directory`).
+        why: &'static str,
+    },
+    /// Writing failed.
+    Write {
+        /// The flag that named it (`--svg`).
+        flag: &'static str,
+        /// What was being done (`writing`, `cannot replace`).
+        doing: &'static str,
+        /// The path.
+        path: String,
+        /// What the system said.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Refused { flag, path, why } => write!(f, "{flag}: `{path}` {why}"),
+            FileError::Write { flag, doing, path, error } => write!(f, "{flag}: {doing} `{path}`: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Refused { .. } => None,
+            FileError::Write { error, .. } => Some(error),
+        }
+    }
+}
 
 /// Refuses a file the command could not replace cleanly: `-`, a directory, a FIFO or
 /// any other special file, or one in a directory that does not exist.
-/// Pre: none. Post: `Err(Usage)` naming `flag` and the path.
-pub(crate) fn check_target(flag: &str, path: &str) -> Result<(), CliError> {
-    let bad = |why: &str| Err(CliError::Usage(format!("{flag}: `{path}` {why}")));
+/// Pre: none. Post: `Err` naming `flag` and the path.
+pub(crate) fn check_target(flag: &'static str, path: &str) -> Result<(), FileError> {
+    let bad = |why: &'static str| Err(FileError::Refused { flag, path: path.to_string(), why });
     if path == "-" {
         return bad("is not a file name (standard output is the report's)");
     }
@@ -35,12 +78,12 @@ pub(crate) fn check_target(flag: &str, path: &str) -> Result<(), CliError> {
 /// symbolic link at `path` is replaced, not followed).
 /// Pre: `check_target(flag, path)` passed. Post: `Err` naming the file when anything
 /// fails; the temporary file is then removed.
-pub(crate) fn write_atomically(flag: &str, path: &str, bytes: &[u8]) -> Result<(), CliError> {
+pub(crate) fn write_atomically(flag: &'static str, path: &str, bytes: &[u8]) -> Result<(), FileError> {
     let p = Path::new(path);
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |what: &str, e: std::io::Error| CliError::Invalid(format!("{flag}: {what} `{path}`: {e}"));
+    let fail = |doing: &'static str, error: io::Error| FileError::Write { flag, doing, path: path.to_string(), error };
     let result = (|| {
         // A new file: a link left where the temporary file goes is removed, not followed.
         let _ = std::fs::remove_file(&tmp);

@@ -1,7 +1,9 @@
-//! The command line of every command, from one table per command: the same [`Command`]
-//! value parses the arguments ([`Command::parse`]) and writes the help ([`Command::help`]),
+//! The flag parser: a command's line is one table (a [`Command`]), and the same value
+//! parses the arguments ([`Command::parse`]) and writes the help ([`Command::help`]),
 //! so the two never drift apart. A [`Parsed`] is read once, by the command's config
-//! function, into typed fields; nothing reads a flag by its name after that.
+//! function, into typed fields; nothing reads a flag by its name after that. The
+//! tables themselves (each command's flags and help) are the command line's, in `cli`;
+//! this is the engine, which knows no command. Its errors are typed ([`ArgsError`]).
 //!
 //! Flags are written `--name value`, `--name=value`, or alone for switches; `-h` and
 //! `--help` work everywhere; `--` ends the flags (what follows is the command's operands,
@@ -9,9 +11,109 @@
 //! the nearest; a bad value says what was expected (`--games: expected a whole number,
 //! got 1e6`).
 
-use super::CliError;
+use crate::tools::settings::{SettingError, ValueError};
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+
+/// Arguments that do not fit a command's table, or a flag's value that is not what the
+/// flag takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgsError {
+    /// `--` given to a command that takes no program after it.
+    DashesUnused,
+    /// A second input file where one is read.
+    SecondFile(String),
+    /// A word before `--` where the command takes a program after it.
+    BeforeDashes(String),
+    /// A word where the command takes none.
+    Unexpected(String),
+    /// A flag the command does not have, and every flag it has.
+    UnknownFlag {
+        /// The flag as given.
+        name: String,
+        /// The command's flags, `--help` last.
+        flags: Vec<&'static str>,
+    },
+    /// A flag given without its value.
+    NeedsValue {
+        /// The flag.
+        flag: String,
+        /// The name of its value in the help (`N`).
+        value: &'static str,
+    },
+    /// A switch given a value (`--quiet=x`).
+    TakesNoValue(String),
+    /// A flag given twice that may be given once.
+    GivenTwice(String),
+    /// A flag that must be given and was not.
+    Required(String),
+    /// A flag given where a rule of the command forbids it, or out of its range: the
+    /// flag and the rule (`--jobs`, `between 1 and 256`).
+    Rule {
+        /// The flag.
+        flag: &'static str,
+        /// The rule it breaks, worded.
+        rule: &'static str,
+    },
+    /// A time that is not seconds more than 0, at most a day.
+    Seconds {
+        /// The flag.
+        flag: String,
+        /// The value as given.
+        got: String,
+    },
+    /// Two settings given where only one may be: `give A or B, not both`.
+    Exclusive(&'static str, &'static str),
+    /// A flag's value that is not what was expected.
+    Expected(ValueError),
+    /// A flag's value refused by the settings' reader (a choice, a number, the rules).
+    Setting(SettingError),
+}
+
+impl fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgsError::DashesUnused => write!(f, "`--` is not used by this command (see --help)"),
+            ArgsError::SecondFile(arg) => write!(f, "unexpected `{arg}`: only one input file is read (see --help)"),
+            ArgsError::BeforeDashes(arg) => {
+                write!(f, "unexpected `{arg}`: put the program to run after `--` (see --help)")
+            }
+            ArgsError::Unexpected(arg) => write!(f, "unexpected argument `{arg}` (see --help)"),
+            ArgsError::UnknownFlag { name, flags } => {
+                let hint = crate::render::words::did_you_mean(name, flags);
+                write!(f, "unknown argument `{name}`; {hint}valid flags: {}", flags.join(", "))
+            }
+            ArgsError::NeedsValue { flag, value } => write!(f, "{flag} needs a value ({value})"),
+            ArgsError::TakesNoValue(flag) => write!(f, "{flag} takes no value"),
+            ArgsError::GivenTwice(flag) => write!(f, "{flag} given twice"),
+            ArgsError::Required(flag) => write!(f, "{flag} is required (see --help)"),
+            ArgsError::Rule { flag, rule } => write!(f, "{flag}: {rule}"),
+            ArgsError::Exclusive(a, b) => write!(f, "give {a} or {b}, not both"),
+            // Quoted as typed: the parsed float of `1e308` is 309 digits long.
+            ArgsError::Seconds { flag, got } => {
+                write!(f, "{flag}: expected seconds between 0 and 86400, got `{}`", crate::render::words::escaped(got))
+            }
+            ArgsError::Expected(e) => write!(f, "{e}"),
+            ArgsError::Setting(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ArgsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ArgsError::Setting(e) => Some(e),
+            ArgsError::Expected(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<SettingError> for ArgsError {
+    fn from(e: SettingError) -> ArgsError {
+        ArgsError::Setting(e)
+    }
+}
 
 /// One flag of a command: how it is written, what it takes, and its line of help.
 #[derive(Debug, Clone, Copy)]
@@ -95,22 +197,8 @@ pub(crate) struct Command {
     pub after: &'static str,
     /// Help made from tables elsewhere (strategies, rule presets), after `after`.
     pub extra: Option<fn() -> String>,
-}
-
-/// The document of the project's repository that has a command's details (a
-/// command's help ends by naming it), or a help topic's; the judge's help, which is
-/// also the top-level help, names README.md and report/spec.md itself.
-/// Pre: none. Post: `None` for a name of no command or topic.
-pub(crate) fn document(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "generate" | "rules" | "fleet-file" => "report/rules.md",
-        "simulate" | "simulate merge" => "report/arena.md",
-        "trace" | "advise" | "play" | "referee" | "protocol" => "report/playing.md",
-        "serve" => "report/serve.md",
-        "check" | "testset" => "report/grading.md",
-        "strategies" => "report/strategies.md",
-        _ => return None,
-    })
+    /// The document that has the command's details, named at the end of its help.
+    pub document: Option<&'static str>,
 }
 
 /// The arguments of one command, read against its table.
@@ -131,10 +219,10 @@ impl Command {
     }
 
     /// Reads `args` (without the command's name).
-    /// Pre: none. Post: `Err(Usage)` for an unknown flag (with the nearest one), a
+    /// Pre: none. Post: `Err` for an unknown flag (with the nearest one), a
     /// missing value, a repeated flag that is not repeatable, or operands the command
     /// does not take.
-    pub fn parse(&self, args: &[String]) -> Result<Parsed, CliError> {
+    pub fn parse(&self, args: &[String]) -> Result<Parsed, ArgsError> {
         let mut parsed = Parsed::default();
         for f in self.flags() {
             if let Some(d) = f.default {
@@ -145,7 +233,7 @@ impl Command {
         while let Some(arg) = it.next() {
             if arg == "--" {
                 if self.operands != Operands::AfterDashes {
-                    return Err(CliError::Usage("`--` is not used by this command (see --help)".into()));
+                    return Err(ArgsError::DashesUnused);
                 }
                 parsed.operands.extend(it.by_ref().cloned());
                 break;
@@ -159,19 +247,9 @@ impl Command {
                 match self.operands {
                     Operands::File if parsed.operands.is_empty() => parsed.operands.push(arg.clone()),
                     Operands::Files => parsed.operands.push(arg.clone()),
-                    Operands::File => {
-                        return Err(CliError::Usage(format!(
-                            "unexpected `{arg}`: only one input file is read (see --help)"
-                        )))
-                    }
-                    Operands::AfterDashes => {
-                        return Err(CliError::Usage(format!(
-                            "unexpected `{arg}`: put the program to run after `--` (see --help)"
-                        )))
-                    }
-                    Operands::None => {
-                        return Err(CliError::Usage(format!("unexpected argument `{arg}` (see --help)")));
-                    }
+                    Operands::File => return Err(ArgsError::SecondFile(arg.clone())),
+                    Operands::AfterDashes => return Err(ArgsError::BeforeDashes(arg.clone())),
+                    Operands::None => return Err(ArgsError::Unexpected(arg.clone())),
                 }
                 continue;
             }
@@ -180,31 +258,25 @@ impl Command {
                 _ => (arg.as_str(), None),
             };
             let Some(flag) = self.flags().find(|f| f.name == name).copied() else {
-                return Err(CliError::Usage(self.unknown_flag(name)));
+                let flags = self.flags().map(|f| f.name).collect();
+                return Err(ArgsError::UnknownFlag { name: name.to_string(), flags });
             };
             let value = match (flag.value, inline) {
                 (Some(_), Some(v)) => v,
                 (Some(what), None) => match it.next() {
                     Some(v) => v.clone(),
-                    None => return Err(CliError::Usage(format!("{name} needs a value ({what})"))),
+                    None => return Err(ArgsError::NeedsValue { flag: name.to_string(), value: what }),
                 },
-                (None, Some(_)) => return Err(CliError::Usage(format!("{name} takes no value"))),
+                (None, Some(_)) => return Err(ArgsError::TakesNoValue(name.to_string())),
                 (None, None) => String::new(),
             };
             let slot = parsed.values.entry(flag.name).or_default();
             if !slot.is_empty() && !flag.repeatable {
-                return Err(CliError::Usage(format!("{name} given twice")));
+                return Err(ArgsError::GivenTwice(name.to_string()));
             }
             slot.push(value);
         }
         Ok(parsed)
-    }
-
-    /// The message for an unknown flag: the nearest flag, and every flag.
-    fn unknown_flag(&self, name: &str) -> String {
-        let names: Vec<&str> = self.flags().map(|f| f.name).collect();
-        let hint = crate::render::words::did_you_mean(name, &names);
-        format!("unknown argument `{name}`; {hint}valid flags: {}", names.join(", "))
     }
 
     /// The whole help text of the command.
@@ -256,7 +328,7 @@ impl Command {
                 }
             }
         }
-        if let Some(doc) = document(self.name) {
+        if let Some(doc) = self.document {
             let _ = writeln!(out, "\nMore: {doc} in the project's repository.");
         }
         out
@@ -292,27 +364,37 @@ impl Parsed {
     }
 
     /// The flag's value (or default) as `T`; `Ok(None)` when there is neither.
-    /// Pre: none. Post: `Err(Usage)` saying what was expected when it does not parse.
-    pub fn get<T: Expected>(&self, name: &str) -> Result<Option<T>, CliError> {
+    /// Pre: none. Post: `Err` saying what was expected when it does not parse.
+    pub fn get<T: Expected>(&self, name: &str) -> Result<Option<T>, ArgsError> {
         Ok(crate::tools::settings::number(name, self.text(name))?)
     }
 
     /// As [`Parsed::get`], with `fallback` when the flag has neither value nor default.
     /// Pre: none. Post: as `get`.
-    pub fn get_or<T: Expected>(&self, name: &str, fallback: T) -> Result<T, CliError> {
+    pub fn get_or<T: Expected>(&self, name: &str, fallback: T) -> Result<T, ArgsError> {
         Ok(self.get(name)?.unwrap_or(fallback))
     }
 
     /// The flag's value as `T`; the flag must be given.
-    /// Pre: none. Post: `Err(Usage)` when absent or unparsable.
-    pub fn require<T: Expected>(&self, name: &str) -> Result<T, CliError> {
-        self.get(name)?.ok_or_else(|| CliError::Usage(format!("{name} is required (see --help)")))
+    /// Pre: none. Post: `Err` when absent or unparsable.
+    pub fn require<T: Expected>(&self, name: &str) -> Result<T, ArgsError> {
+        self.get(name)?.ok_or_else(|| ArgsError::Required(name.to_string()))
+    }
+
+    /// The flag's value (or default) as a time in seconds: more than 0, at most a day.
+    /// Pre: none. Post: `Err` when absent, unparsable or out of that range.
+    pub fn seconds(&self, name: &str) -> Result<f64, ArgsError> {
+        let s: f64 = self.require(name)?;
+        if !(s.is_finite() && s > 0.0 && s <= 86_400.0) {
+            return Err(ArgsError::Seconds { flag: name.to_string(), got: self.text(name).unwrap_or_default().into() });
+        }
+        Ok(s)
     }
 
     /// The flag's value (or default), which must be one of `choices`.
     /// Pre: none. Post: `Ok(None)` when absent without default; `Err(Usage)` listing the
     /// choices otherwise.
-    pub fn choice(&self, name: &str, choices: &[&'static str]) -> Result<Option<&'static str>, CliError> {
+    pub fn choice(&self, name: &str, choices: &[&'static str]) -> Result<Option<&'static str>, ArgsError> {
         Ok(crate::tools::settings::choice(name, self.text(name), choices)?)
     }
 }
@@ -330,6 +412,7 @@ impl Command {
             operands: Operands::None,
             after: "",
             extra: None,
+            document: None,
         }
     }
 
@@ -341,9 +424,9 @@ impl Command {
     }
 }
 
-/// The usage error for a value of `name` that is not what was `wanted`.
-pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> CliError {
-    crate::tools::settings::expected(name, wanted, got).into()
+/// The error for a value of `name` that is not what was `wanted`.
+pub(crate) fn expected(name: &str, wanted: &str, got: &str) -> ArgsError {
+    ArgsError::Expected(ValueError::new(name, wanted, got))
 }
 
 #[cfg(test)]
@@ -368,6 +451,7 @@ mod tests {
         operands: Operands::File,
         after: "",
         extra: None,
+        document: None,
     };
 
     #[test]
