@@ -44,7 +44,7 @@ use spot_the_ships::scan::record::{CellState, ScanRecord};
 use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::scan::sonar::Answer;
 use spot_the_ships::scan::{Scan, ScanError};
-use spot_the_ships::strategy::lookahead::{best_gain, mean_gain, played_out};
+use spot_the_ships::strategy::lookahead::{best_gain, mean_gain, played_out, CANDIDATES};
 use spot_the_ships::strategy::{for_rules, solve, Density, ScanStrategy};
 use std::collections::HashMap;
 
@@ -879,7 +879,8 @@ fn one_step_advantage_on_the_classic_board() {
 /// identity (see `one_step_advantage_on_the_classic_board`); where it plays density's
 /// cell the gain is 0 exactly. Also printed: the rollouts and the time its choices
 /// took a game, and the CPU time of a probe's choice on its thread (mean, 99th
-/// percentile, most; `MEASURE_THREADS=1` keeps the measurement to one thread).
+/// percentile, most; `MEASURE_THREADS=1` keeps the measurement to one thread), and the
+/// cells taken away from density's by their rank among its candidates.
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn the_lookahead_strategy_held_out_on_the_classic_board() {
@@ -902,6 +903,8 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
             let mut silent = Silent;
             let mut scan = Scan::new(&mut referee, &mut silent);
             let (mut held, mut switched, mut thinking, mut probes) = (0.0, 0, 0.0, Vec::new());
+            // Per rank among density's candidates: the choices taken there, and their gain.
+            let (mut ranker, mut by_rank) = (Density::default(), [(0usize, 0.0f64); CANDIDATES]);
             while !scan.is_done() {
                 let (clock, cpu) = (std::time::Instant::now(), thread_cpu_seconds());
                 let (chosen, first) = look.decide(&scan).expect("a choice");
@@ -909,8 +912,15 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
                 probes.push(thread_cpu_seconds() - cpu);
                 if chosen != first {
                     let mut rows = Vec::new();
-                    if judge.roll_out(&scan, &rules, &[first, chosen], held_n, &mut rows) {
-                        held += mean_gain(&rows, 1);
+                    let rank = ranker.ranked(&scan, CANDIDATES).expect("ranked").iter().position(|&c| c == chosen);
+                    let gain = if judge.roll_out(&scan, &rules, &[first, chosen], held_n, &mut rows) {
+                        mean_gain(&rows, 1)
+                    } else {
+                        0.0
+                    };
+                    held += gain;
+                    if let Some(r) = rank.and_then(|r| by_rank.get_mut(r)) {
+                        *r = (r.0 + 1, r.1 + gain);
                     }
                     switched += 1;
                 }
@@ -918,7 +928,7 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
                 scan.end_step();
             }
             let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved");
-            (held, scan.record().scans(), density.scans(), switched, look.played(), thinking, probes)
+            (held, scan.record().scans(), density.scans(), switched, look.played(), thinking, probes, by_rank)
         },
     );
     let count = per_game.len() as f64;
@@ -944,6 +954,13 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         cpu / probes.len().max(1) as f64,
         probes.last().copied().unwrap_or(0.0)
     );
+    let ranks: Vec<String> = (1..CANDIDATES)
+        .map(|r| {
+            let (n, g) = per_game.iter().fold((0, 0.0), |(n, g), p| (n + p.7[r].0, g + p.7[r].1));
+            format!("rank {}: {:.2} a game, gain {:.3} a game", r + 1, n as f64 / count, g / count)
+        })
+        .collect();
+    println!("cells taken away from density's, by their rank among its candidates: {}", ranks.join("; "));
 }
 
 /// The CPU time the calling thread has run, in seconds (Linux's
