@@ -44,7 +44,7 @@ use spot_the_ships::scan::record::{CellState, ScanRecord};
 use spot_the_ships::scan::referee::Referee;
 use spot_the_ships::scan::sonar::Answer;
 use spot_the_ships::scan::{Scan, ScanError};
-use spot_the_ships::strategy::lookahead::{best_gain, mean_gain, played_out};
+use spot_the_ships::strategy::lookahead::{best_gain, mean_gain, played_out, CANDIDATES};
 use spot_the_ships::strategy::{for_rules, solve, Density, ScanStrategy};
 use std::collections::HashMap;
 
@@ -878,7 +878,9 @@ fn one_step_advantage_on_the_classic_board() {
 /// a game's probes this estimates the strategy's gain by the performance difference
 /// identity (see `one_step_advantage_on_the_classic_board`); where it plays density's
 /// cell the gain is 0 exactly. Also printed: the rollouts and the time its choices
-/// took a game.
+/// took a game, and the CPU time of a probe's choice on its thread (mean, 99th
+/// percentile, most; `MEASURE_THREADS=1` keeps the measurement to one thread), and the
+/// cells taken away from density's by their rank among its candidates.
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn the_lookahead_strategy_held_out_on_the_classic_board() {
@@ -900,15 +902,25 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
             let mut referee = Referee::new(board);
             let mut silent = Silent;
             let mut scan = Scan::new(&mut referee, &mut silent);
-            let (mut held, mut switched, mut thinking) = (0.0, 0, 0.0);
+            let (mut held, mut switched, mut thinking, mut probes) = (0.0, 0, 0.0, Vec::new());
+            // Per rank among density's candidates: the choices taken there, and their gain.
+            let (mut ranker, mut by_rank) = (Density::default(), [(0usize, 0.0f64); CANDIDATES]);
             while !scan.is_done() {
-                let clock = std::time::Instant::now();
+                let (clock, cpu) = (std::time::Instant::now(), thread_cpu_seconds());
                 let (chosen, first) = look.decide(&scan).expect("a choice");
                 thinking += clock.elapsed().as_secs_f64();
+                probes.push(thread_cpu_seconds() - cpu);
                 if chosen != first {
                     let mut rows = Vec::new();
-                    if judge.roll_out(&scan, &rules, &[first, chosen], held_n, &mut rows) {
-                        held += mean_gain(&rows, 1);
+                    let rank = ranker.ranked(&scan, CANDIDATES).expect("ranked").iter().position(|&c| c == chosen);
+                    let gain = if judge.roll_out(&scan, &rules, &[first, chosen], held_n, &mut rows) {
+                        mean_gain(&rows, 1)
+                    } else {
+                        0.0
+                    };
+                    held += gain;
+                    if let Some(r) = rank.and_then(|r| by_rank.get_mut(r)) {
+                        *r = (r.0 + 1, r.1 + gain);
                     }
                     switched += 1;
                 }
@@ -916,7 +928,7 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
                 scan.end_step();
             }
             let density = solve(&mut Density::default(), &mut Referee::new(board)).expect("solved");
-            (held, scan.record().scans(), density.scans(), switched, look.played(), thinking)
+            (held, scan.record().scans(), density.scans(), switched, look.played(), thinking, probes, by_rank)
         },
     );
     let count = per_game.len() as f64;
@@ -927,10 +939,51 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
     let switched = per_game.iter().map(|p| p.3).sum::<usize>() as f64 / count;
     let rollouts = per_game.iter().map(|p| p.4).sum::<u64>() as f64 / count;
     let thinking = per_game.iter().map(|p| p.5).sum::<f64>() / count;
+    let mut probes: Vec<f64> = per_game.iter().flat_map(|p| p.6.iter().copied()).collect();
+    probes.sort_by(f64::total_cmp);
+    let cpu = probes.iter().sum::<f64>();
+    let p99 = probes.get((probes.len() * 99).div_ceil(100).saturating_sub(1)).copied().unwrap_or(0.0);
     println!(
         "{games} classic boards of seed {seed}, up to {cap} layouts a probe, {batch} at a time, z {z}, hunting {hunting}: density {density:.3}, the strategy played {played:.3}; {switched:.2} probes a game away from density's cell; held-out gain {mean:.3} a game (standard error {se:.3}, on {held_n} layouts); {rollouts:.0} rollouts and {thinking:.2} s of choosing a game; {:.0} s",
         started.elapsed().as_secs_f64()
     );
+    println!(
+        "CPU time of choosing: {:.2} s a game; a probe (of {}): mean {:.3} s, 99th percentile {p99:.3} s, most {:.3} s",
+        cpu / count,
+        probes.len(),
+        cpu / probes.len().max(1) as f64,
+        probes.last().copied().unwrap_or(0.0)
+    );
+    let ranks: Vec<String> = (1..CANDIDATES)
+        .map(|r| {
+            let (n, g) = per_game.iter().fold((0, 0.0), |(n, g), p| (n + p.7[r].0, g + p.7[r].1));
+            format!("rank {}: {:.2} a game, gain {:.3} a game", r + 1, n as f64 / count, g / count)
+        })
+        .collect();
+    println!("cells taken away from density's, by their rank among its candidates: {}", ranks.join("; "));
+}
+
+/// The CPU time the calling thread has run, in seconds (Linux's
+/// `/proc/thread-self/schedstat`, nanoseconds on the CPU); 0 where it cannot be read.
+fn thread_cpu_seconds() -> f64 {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    text.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).map_or(0.0, |ns| ns / 1e9)
+}
+
+#[test]
+fn the_thread_cpu_time_counts_work_not_sleep() {
+    let start = thread_cpu_seconds();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let slept = thread_cpu_seconds() - start;
+    assert!(slept < 0.05, "asleep {slept} s");
+    // Busy until a tenth of a CPU-second has run: never sooner by the wall clock.
+    let (busy, mut x) = (std::time::Instant::now(), 0u64);
+    while thread_cpu_seconds() - start - slept < 0.1 && busy.elapsed().as_secs() < 60 {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+    let worked = thread_cpu_seconds() - start - slept;
+    assert!(worked >= 0.1, "busy {worked} s in a minute");
+    assert!(busy.elapsed().as_secs_f64() >= 0.1, "{worked} CPU-s in {:?}", busy.elapsed());
 }
 
 /// The classic boards `0..games` of simulate's seed `seed`.
@@ -1039,14 +1092,14 @@ fn played_on(boards: &[&Board], record: &ScanRecord, cands: &[Position]) -> Vec<
     })
 }
 
-/// `f(state, i, item)` for every item of `items` (`i` its index), on two threads, each
-/// with its own `state()`; the results in no particular order.
+/// `f(state, i, item)` for every item of `items` (`i` its index), on two threads (or
+/// `MEASURE_THREADS`), each with its own `state()`; the results in no particular order.
 fn on_two_threads<I: Sync, S, T: Send>(
     items: &[I],
     state: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, usize, &I) -> T + Sync,
 ) -> Vec<T> {
-    let threads = 2;
+    let threads = (env_or("MEASURE_THREADS", 2.0) as usize).max(1);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
