@@ -488,8 +488,10 @@ mod tests {
         let (mut child, tracked) = spawn(&mut command).unwrap();
         let mut line = String::new();
         std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+        // Until exactly three: a forked copy of sh, not yet become its sleep, has the
+        // needle in its command line too for a moment.
         let until = Instant::now() + Duration::from_secs(5);
-        while alive(&needle) < 3 && Instant::now() < until {
+        while alive(&needle) != 3 && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(10));
         }
         assert_eq!(alive(&needle), 3, "sh and its two sleeps");

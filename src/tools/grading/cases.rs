@@ -5,14 +5,16 @@
 //! expected output of a built-in case is this program's own judge output, computed in
 //! process.
 
-use super::instance::Instance;
+use super::instance::{Instance, InstanceError};
 use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;
 use crate::game::position::{Orientation, Position};
 use crate::game::rng::Rng;
 use crate::game::ship::{Ship, MAX_SHIP};
 use crate::limits::{CASES_DEPTH, CASES_FILE_BYTES, CASES_PAIRS};
-use std::path::Path;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// Where a case comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,11 +49,105 @@ pub(crate) struct Case {
     pub large: bool,
 }
 
+/// Why cases could not be made or read: each names the case, file or folder.
+#[derive(Debug)]
+pub enum CaseError {
+    /// A case whose input is not valid: its name, and why.
+    Invalid {
+        /// The case's name.
+        case: String,
+        /// Why the input is not valid.
+        why: InstanceError,
+    },
+    /// A file or folder that cannot be read.
+    Unreadable {
+        /// The file or folder.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// More than [`CASES_PAIRS`] inputs under the folder.
+    TooMany {
+        /// The folder searched.
+        dir: PathBuf,
+    },
+    /// An input with neither `.out` nor `.ans` beside it.
+    NoOutput {
+        /// The input file.
+        input: PathBuf,
+    },
+    /// A case file that is not a regular file (a FIFO, a device, ...).
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is (`a FIFO`, `a device`, ...).
+        what: &'static str,
+        /// Reached through a link.
+        link: bool,
+    },
+    /// A file that was regular when looked at, and not once opened.
+    Swapped {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A file over [`CASES_FILE_BYTES`].
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A folder without `problem.yaml`.
+    NotPackage {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A package without its `data` folder.
+    NoData {
+        /// The package's folder.
+        dir: PathBuf,
+    },
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseError::Invalid { case, why } => write!(f, "case {case}: {why}"),
+            CaseError::Unreadable { path, source } => write!(f, "cannot read `{}`: {source}", path.display()),
+            CaseError::TooMany { dir } => write!(f, "more than {CASES_PAIRS} inputs under `{}`", dir.display()),
+            CaseError::NoOutput { input } => write!(f, "`{}` has no `.out` (or `.ans`) beside it", input.display()),
+            CaseError::NotRegular { path, what, link } => write!(
+                f,
+                "`{}` is {what}{}, not a regular file: a case is read from regular files only",
+                path.display(),
+                if *link { " (through a link)" } else { "" }
+            ),
+            CaseError::Swapped { path } => write!(f, "`{}` is not a regular file", path.display()),
+            CaseError::TooLarge { path } => write!(f, "`{}` is larger than {CASES_FILE_BYTES} bytes", path.display()),
+            CaseError::NotPackage { dir } => {
+                write!(f, "`{}` is not a problem package: it has no problem.yaml", dir.display())
+            }
+            CaseError::NoData { dir } => write!(f, "`{}` has no data folder", dir.display()),
+        }
+    }
+}
+
+impl std::error::Error for CaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CaseError::Invalid { why, .. } => Some(why),
+            CaseError::Unreadable { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 impl Case {
     /// A case made from an instance, its expected output computed by the judge.
     /// Pre: none. Post: `Err` when the instance is not a valid input.
-    pub(crate) fn from_instance(name: String, origin: Origin, instance: Instance) -> Result<Case, String> {
-        let expected = instance.expected().map_err(|e| format!("case {name}: {e}"))?;
+    pub(crate) fn from_instance(name: String, origin: Origin, instance: Instance) -> Result<Case, CaseError> {
+        let expected = match instance.expected() {
+            Ok(expected) => expected,
+            Err(why) => return Err(CaseError::Invalid { case: name, why }),
+        };
         Ok(Case {
             name,
             origin,
@@ -341,14 +437,14 @@ fn sample(suffix: &str, input: &str, output: &str) -> Case {
 
 /// The large edge cases (`--large`): the 300x300 board played by each strategy.
 /// Pre: every strategy is a known name. Post: in the order given; each `large`.
-pub(crate) fn large_edges(strategies: &[String]) -> Result<Vec<Case>, String> {
+pub(crate) fn large_edges(strategies: &[String]) -> Result<Vec<Case>, CaseError> {
     strategies.iter().map(|s| Case::from_instance(format!("edge-{LARGE}-{s}"), Origin::Edge, large_board(s))).collect()
 }
 
 /// Every default edge case: each board, played by each strategy.
 /// Pre: every strategy is a known name. Post: boards in order, strategies in the
 /// order given; `Err` only if a built-in board were invalid.
-pub(crate) fn edges(strategies: &[String]) -> Result<Vec<Case>, String> {
+pub(crate) fn edges(strategies: &[String]) -> Result<Vec<Case>, CaseError> {
     let mut out = Vec::new();
     for board in edge_names() {
         for s in strategies {
@@ -364,7 +460,7 @@ pub(crate) fn edges(strategies: &[String]) -> Result<Vec<Case>, String> {
 /// of strategies.
 /// Pre: `strategies` is not empty and holds known names. Post: named
 /// `random-SEED-INDEX-STRATEGY`, in index order.
-pub(crate) fn random(seed: u64, count: u64, strategies: &[String]) -> Result<Vec<Case>, String> {
+pub(crate) fn random(seed: u64, count: u64, strategies: &[String]) -> Result<Vec<Case>, CaseError> {
     let mut out = Vec::new();
     for i in 0..count {
         let Some(s) = strategies.get((i % strategies.len().max(1) as u64) as usize) else { break };
@@ -374,7 +470,7 @@ pub(crate) fn random(seed: u64, count: u64, strategies: &[String]) -> Result<Vec
 }
 
 /// Random case `index` of `seed` played by `strategy`.
-fn random_case(seed: u64, index: u64, strategy: &str) -> Result<Case, String> {
+fn random_case(seed: u64, index: u64, strategy: &str) -> Result<Case, CaseError> {
     Case::from_instance(
         format!("random-{seed}-{index}-{strategy}"),
         Origin::Random,
@@ -407,11 +503,11 @@ pub(crate) fn named(name: &str) -> Option<Case> {
 
 /// Every `.in` file under `dir` (folders searched in name order, at most
 /// [`CASES_DEPTH`] deep), as paths.
-fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
-    let shown = dir.display();
+fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), CaseError> {
+    let unreadable = |source| CaseError::Unreadable { path: dir.to_path_buf(), source };
     let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| format!("cannot read `{shown}`: {e}"))? {
-        entries.push(entry.map_err(|e| format!("cannot read `{shown}`: {e}"))?.path());
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        entries.push(entry.map_err(unreadable)?.path());
     }
     entries.sort();
     for path in entries {
@@ -420,7 +516,7 @@ fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> 
         } else if path.extension().is_some_and(|x| x == "in") && !path.is_dir() {
             regular(&path)?;
             if out.len() >= CASES_PAIRS {
-                return Err(format!("more than {CASES_PAIRS} inputs under `{shown}`"));
+                return Err(CaseError::TooMany { dir: dir.to_path_buf() });
             }
             out.push(path);
         }
@@ -434,7 +530,7 @@ fn inputs_under(dir: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) -> 
 /// input is valid and whose expected output is this program's own can be shrunk.
 /// Pre: none. Post: `Err` names the directory or file that cannot be read, an `.in`
 /// with neither `.out` nor `.ans`, or a file over 64 MiB.
-pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
+pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, CaseError> {
     let mut inputs = Vec::new();
     inputs_under(dir, 0, &mut inputs)?;
     let mut out = Vec::new();
@@ -442,7 +538,7 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
         // The first of `.out` and `.ans` that exists (as a link too): it must be a file.
         let beside = ["out", "ans"].iter().map(|x| input_path.with_extension(x));
         let Some(output_path) = beside.clone().find(|p| p.symlink_metadata().is_ok()) else {
-            return Err(format!("`{}` has no `.out` (or `.ans`) beside it", input_path.display()));
+            return Err(CaseError::NoOutput { input: input_path });
         };
         regular(&output_path)?;
         let input = read_limited(&input_path)?;
@@ -466,13 +562,13 @@ pub(crate) fn user(dir: &Path) -> Result<Vec<Case>, String> {
 /// [`user`] names them below `data/` (`user-sample-001-x`, `user-secret-002-y`).
 /// Pre: none. Post: `Err` when `dir` has no `problem.yaml` or no `data/` folder, or as
 /// [`user`] fails.
-pub(crate) fn package(dir: &Path) -> Result<Vec<Case>, String> {
+pub(crate) fn package(dir: &Path) -> Result<Vec<Case>, CaseError> {
     if !dir.join("problem.yaml").is_file() {
-        return Err(format!("`{}` is not a problem package: it has no problem.yaml", dir.display()));
+        return Err(CaseError::NotPackage { dir: dir.to_path_buf() });
     }
     let data = dir.join("data");
     if !data.is_dir() {
-        return Err(format!("`{}` has no data folder", dir.display()));
+        return Err(CaseError::NoData { dir: dir.to_path_buf() });
     }
     user(&data)
 }
@@ -485,8 +581,8 @@ const OPEN_NONBLOCK: i32 = 0o4000;
 /// would block the reader, a device such as `/dev/zero` never ends), naming it and
 /// what it is.
 /// Pre: none. Post: `Ok` only for a regular file (or a link to one).
-fn regular(path: &Path) -> Result<(), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+fn regular(path: &Path) -> Result<(), CaseError> {
+    let meta = std::fs::metadata(path).map_err(|source| CaseError::Unreadable { path: path.to_path_buf(), source })?;
     let kind = meta.file_type();
     if kind.is_file() {
         return Ok(());
@@ -503,31 +599,26 @@ fn regular(path: &Path) -> Result<(), String> {
     } else {
         "not a file"
     };
-    let link = if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) { " (through a link)" } else { "" };
-    Err(format!("`{}` is {what}{link}, not a regular file: a case is read from regular files only", path.display()))
+    let link = path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+    Err(CaseError::NotRegular { path: path.to_path_buf(), what, link })
 }
 
 /// A file's bytes, refused over [`CASES_FILE_BYTES`] or when it is not a regular file.
 /// Opened without blocking and checked on the opened file, so that a file swapped for
 /// a FIFO after [`regular`] looked is refused too, never waited on.
-fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+fn read_limited(path: &Path) -> Result<Vec<u8>, CaseError> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(OPEN_NONBLOCK)
-        .open(path)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let unreadable = |source| CaseError::Unreadable { path: path.to_path_buf(), source };
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(OPEN_NONBLOCK).open(path).map_err(unreadable)?;
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         regular(path)?;
-        return Err(format!("`{}` is not a regular file", path.display()));
+        return Err(CaseError::Swapped { path: path.to_path_buf() });
     }
     let mut bytes = Vec::new();
-    file.take(CASES_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    file.take(CASES_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > CASES_FILE_BYTES {
-        return Err(format!("`{}` is larger than {CASES_FILE_BYTES} bytes", path.display()));
+        return Err(CaseError::TooLarge { path: path.to_path_buf() });
     }
     Ok(bytes)
 }
@@ -693,8 +784,8 @@ mod tests {
         std::fs::write(dir.join("secret/d.ans"), "world").unwrap();
         assert_eq!(user(&dir).unwrap().last().unwrap().name, "user-secret-d");
         std::fs::write(dir.join("c.in"), "x").unwrap();
-        assert!(user(&dir).unwrap_err().contains("c.in` has no `.out`"));
+        assert!(user(&dir).unwrap_err().to_string().contains("c.in` has no `.out`"));
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(user(&dir).unwrap_err().contains("cannot read"));
+        assert!(user(&dir).unwrap_err().to_string().contains("cannot read"));
     }
 }

@@ -9,7 +9,9 @@ use crate::game::position::{Orientation, Position};
 use crate::game::rules::Rules;
 use crate::game::ship::Ship;
 use crate::scan::referee::Referee;
+use crate::scan::ScanError;
 use crate::strategy::{self, DEFAULT_SEED};
+use std::fmt;
 
 /// A judge input as data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,11 +68,11 @@ impl Instance {
 
     /// The judge's output for this input (what `spot-the-ships` prints for its text).
     /// Pre: none. Post: `Err` says why when the input is not valid.
-    pub(crate) fn expected(&self) -> Result<String, String> {
-        let board = self.board().map_err(|e| e.to_string())?;
+    pub(crate) fn expected(&self) -> Result<String, InstanceError> {
+        let board = self.board().map_err(InstanceError::Board)?;
         let mut strategy = strategy::by_name(&self.strategy, DEFAULT_SEED)
-            .ok_or_else(|| format!("unknown strategy `{}`", self.strategy))?;
-        let record = strategy::solve(strategy.as_mut(), &mut Referee::new(&board)).map_err(|e| e.to_string())?;
+            .ok_or_else(|| InstanceError::UnknownStrategy(self.strategy.clone()))?;
+        let record = strategy::solve(strategy.as_mut(), &mut Referee::new(&board)).map_err(InstanceError::Scan)?;
         Ok(record.render_output(Some(&board)))
     }
 
@@ -79,6 +81,37 @@ impl Instance {
     pub(crate) fn size_words(&self) -> String {
         let n = self.ships.len();
         format!("{}x{}, {n} ship{}", self.rows, self.cols, if n == 1 { "" } else { "s" })
+    }
+}
+
+/// Why an instance has no expected output: it is not a valid judge input.
+#[derive(Debug)]
+pub enum InstanceError {
+    /// The board breaks a rule (a ship out of the bay, touching another, ...).
+    Board(BoardError),
+    /// The first line names no strategy.
+    UnknownStrategy(String),
+    /// The strategy's scan could not finish.
+    Scan(ScanError),
+}
+
+impl fmt::Display for InstanceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstanceError::Board(e) => write!(f, "{e}"),
+            InstanceError::UnknownStrategy(name) => write!(f, "unknown strategy `{name}`"),
+            InstanceError::Scan(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InstanceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InstanceError::Board(e) => Some(e),
+            InstanceError::Scan(e) => Some(e),
+            InstanceError::UnknownStrategy(_) => None,
+        }
     }
 }
 
@@ -102,7 +135,7 @@ mod tests {
     #[test]
     fn invalid_inputs_are_refused() {
         let touching = Instance::from_table("prob", 3, 3, &[(0, 0, 1, 'E'), (1, 1, 1, 'E')]);
-        assert!(touching.expected().unwrap_err().contains("touches"));
+        assert!(touching.expected().unwrap_err().to_string().contains("touches"));
         assert!(Instance::parse(touching.text().as_bytes()).is_none());
         assert!(Instance::from_table("fast", 1, 1, &[]).expected().is_err());
     }

@@ -3,7 +3,7 @@
 //! cases kept. Typed in ([`CheckRequest`]), the report out, typed errors
 //! ([`CheckError`]).
 
-use super::cases::{self, Case};
+use super::cases::{self, Case, CaseError};
 use super::check::{self, Checked, Progress, Settings};
 use super::error::GradingError;
 use super::report;
@@ -107,11 +107,11 @@ pub enum CheckError {
     /// A strategy listed twice.
     ListedTwice(String),
     /// A built-in case that cannot be made.
-    Case(String),
+    Case(CaseError),
     /// The user's cases (`--cases`) cannot be read.
-    CasesDir(String),
+    CasesDir(CaseError),
     /// The package's cases (`--package`) cannot be read.
-    Package(String),
+    Package(CaseError),
     /// No case has the name of `--only`.
     NoSuchCase(String),
     /// No case at all.
@@ -163,6 +163,7 @@ impl std::error::Error for CheckError {
             CheckError::Build(e) | CheckError::Start(e) => Some(e),
             CheckError::Stopped(e) => Some(e),
             CheckError::Keep(e) => Some(e),
+            CheckError::Case(e) | CheckError::CasesDir(e) | CheckError::Package(e) => Some(e),
             _ => None,
         }
     }
