@@ -189,6 +189,15 @@ pub(crate) fn shared() -> io::Result<(Shared, UnixStream)> {
     ))
 }
 
+/// The answer to `request` as bytes, and whether the connection stays open after it
+/// (as `keep` asks, unless the server is stopping): a worker's and the loop's.
+/// Pre: none. Post: the bytes are a whole HTTP response.
+fn answer(state: &State, request: &http::Request, keep: bool) -> (Vec<u8>, bool) {
+    let response = api::route(state, request);
+    let keep = keep && !state.stop.load(Ordering::SeqCst);
+    (http::encode(&response, keep, request.method == "HEAD"), keep)
+}
+
 /// A worker: answers requests until the pool stops.
 /// Pre: none. Post: returns once [`Shared::stop_workers`] was called and the queue is
 /// empty.
@@ -206,9 +215,7 @@ pub(crate) fn work(state: &State, shared: &Shared) {
                 jobs = shared.job_ready.wait(jobs).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let response = api::route(state, &job.request);
-        let keep = job.keep && !state.stop.load(Ordering::SeqCst);
-        let bytes = http::encode(&response, keep, job.request.method == "HEAD");
+        let (bytes, keep) = answer(state, &job.request, job.keep);
         // Written at once, without blocking, as far as the socket takes it (the whole
         // answer, nearly always): the client need not wait for the loop's turn. The
         // loop writes the rest and goes on with the connection.
@@ -533,9 +540,7 @@ impl Loop<'_> {
     fn answer_quick(&mut self) {
         for (key, request, keep) in std::mem::take(&mut self.quick) {
             let Some(slot) = self.slot(key) else { continue };
-            let response = api::route(self.state, &request);
-            let keep = keep && !self.state.stop.load(Ordering::SeqCst);
-            let bytes = http::encode(&response, keep, request.method == "HEAD");
+            let (bytes, keep) = answer(self.state, &request, keep);
             self.respond(slot, bytes, 0, keep);
         }
     }
