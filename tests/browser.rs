@@ -110,13 +110,18 @@ impl Driver {
 
     /// Waits until element `id`'s text satisfies `ok`.
     fn wait_text(&mut self, id: &str, ok: impl Fn(&str) -> bool) -> String {
+        self.wait_text_within(20, id, ok)
+    }
+
+    /// Waits at most `secs` seconds until element `id`'s text satisfies `ok`.
+    fn wait_text_within(&mut self, secs: u64, id: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let t = self.text(id);
             if ok(&t) {
                 return t;
             }
-            assert!(start.elapsed() < Duration::from_secs(20), "#{id} stayed `{t}`");
+            assert!(start.elapsed() < Duration::from_secs(secs), "#{id} stayed `{t}`");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -381,9 +386,14 @@ fn the_page_in_a_real_browser() {
     d.click("#tab-play");
     let level = d.text("p-level-info");
     assert!(
-        level.starts_with("Expert: density,") && level.contains("44.43 scans on average under classic (2,000 games)"),
+        level.starts_with("Expert: lookahead,")
+            && level.contains("about 43.96 scans on average under classic (estimated: density's 44.43 less"),
         "{level}"
     );
+    d.choose("p-level", "hard");
+    let hard = d.text("p-level-info");
+    assert!(hard.starts_with("Hard: parity,") && hard.contains("49.96 scans on average under classic (2,000 games)."));
+    d.choose("p-level", "expert");
     d.click("#p-random");
     d.wait_text("p-msg", |t| t.contains("fleet is placed"));
     d.click("#p-start");
@@ -460,8 +470,12 @@ fn the_page_in_a_real_browser() {
             }
         }
     }
+    // The computer (Expert: lookahead, about 11 CPU-seconds a game, its moves shown as
+    // they come) may still be playing: the result is whole once its game is.
+    d.wait_text_within(120, "p-them", |t| t.ends_with("(done)"));
     let end = d.wait_text("p-msg", |t| {
-        t.starts_with("You win:") || t.starts_with("The computer wins:") || t.starts_with("A draw:")
+        (t.starts_with("You win:") || t.starts_with("The computer wins:") || t.starts_with("A draw:"))
+            && !t.contains("still playing")
     });
     assert!(end.contains(&format!("{probes} probes")) || end.contains(&format!("you needed {probes}.")), "{end}");
     assert!(d.text("p-them").contains("(done)"));

@@ -135,12 +135,28 @@ fn defaults_follow_the_rules() {
     // --strategies all: the same list as the default under classic.
     let all = run(&["simulate", "--rules", "classic", "--games", "20", "--format", "csv", "--strategies", "all"]);
     assert_eq!(stdout_of(&all), stdout_of(&classic));
-    // play: prob under Problem G, the strongest the rules allow otherwise.
-    let referee = format!("{BIN} referee --rules classic --seed 5");
-    let default = run(&["play", "--rules", "classic", "--referee", &referee]);
-    let bayes = run(&["play", "--rules", "classic", "--strategy", "bayes", "--referee", &referee]);
-    assert_eq!(default.status.code(), Some(0), "{}", stderr_of(&default));
-    assert_eq!(stdout_of(&default), stdout_of(&bayes));
+    // play: prob where it can play, the strongest for the rules otherwise: lookahead on
+    // classic's own bay (its first two probes, against a miss: a whole game is seconds),
+    // bayes on another bay.
+    let first_two = |rules: &str, bay: &str, strategy: Option<&str>| {
+        let mut args = vec!["play", "--rules", rules, "--rows", bay, "--cols", bay];
+        if let Some(name) = strategy {
+            args.extend(["--strategy", name]);
+        }
+        let out = common::run(&args, b"miss\n");
+        assert!(stderr_of(&out).contains("answers ended"), "{}", stderr_of(&out));
+        stdout_of(&out)
+    };
+    for (rules, bay, strongest, not) in [
+        ("classic", "10", "lookahead", "bayes"),
+        ("classic", "9", "bayes", "lookahead"),
+        ("russian", "10", "prob", "density"),
+    ] {
+        let default = first_two(rules, bay, None);
+        assert_eq!(default.lines().count(), 2, "{default}");
+        assert_eq!(default, first_two(rules, bay, Some(strongest)), "{rules} {bay}");
+        assert_ne!(default, first_two(rules, bay, Some(not)), "{rules} {bay}");
+    }
     let typed = run(&["play", "--rules", "classic", "--rows", "1", "--cols", "2", "--fleet", "1"]);
     assert!(stderr_of(&typed).contains("answers ended"), "{}", stderr_of(&typed));
     // advise: bayes under rules that rule prob out.

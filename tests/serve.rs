@@ -231,10 +231,15 @@ fn the_trace_has_every_step_and_what_the_strategy_weighed() {
     assert_eq!(r.status, 422, "{}", r.body);
     let r = c.send("GET", "/api/trace?file=/etc/passwd", None).unwrap();
     assert_eq!(r.status, 400, "{}", r.body);
-    // lookahead takes seconds a game: the page does not offer it, and the API says where
-    // it plays.
+    // lookahead takes seconds a game: no preset lists it among its named strategies (it
+    // is classic's Expert only), no trace is made of it, and the API says where it plays.
     let rules = c.send("GET", "/api/rules", None).unwrap().body;
-    assert!(rules.contains("\"density-random\"") && !rules.contains("lookahead"), "{rules}");
+    let v = json::parse(&rules).unwrap();
+    for p in v.get("presets").and_then(Value::as_array).unwrap() {
+        let named = p.get("strategies").and_then(Value::as_array).unwrap();
+        assert!(named.iter().all(|s| s.get("name").and_then(Value::as_str) != Some("lookahead")), "{rules}");
+    }
+    assert_eq!(rules.matches("\"strategy\": \"lookahead\"").count(), 1, "{rules}");
     let r = c.send("GET", "/api/trace?strategy=lookahead&rules=classic&seed=3", None).unwrap();
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("play --strategy lookahead"), "{}", r.body);
@@ -721,15 +726,15 @@ fn a_match_the_computers_game_off_the_request_path_and_giving_up() {
     let plain = g.body.split('"').nth(3).unwrap().to_string();
     let r = c.send("GET", &format!("/api/games/{plain}/computer"), None).unwrap();
     assert_eq!(r.status, 404, "{}", r.body);
-    // Refused: a strategy the rules do not allow, lookahead (seconds a game), a fleet
-    // that is not the rules', a bad placement, ships that are not cells.
+    // Refused: a strategy the rules do not allow, one that does not exist, a fleet that
+    // is not the rules', a bad placement, ships that are not cells.
     for (body, status, words) in [
         (
             format!("{{\"rules\": \"classic\", \"strategy\": \"prob\", \"ships\": {ships}}}"),
             400,
             "cannot play these rules",
         ),
-        (format!("{{\"rules\": \"classic\", \"strategy\": \"lookahead\", \"ships\": {ships}}}"), 400, "must be one of"),
+        (format!("{{\"rules\": \"classic\", \"strategy\": \"seer\", \"ships\": {ships}}}"), 400, "must be one of"),
         ("{\"rules\": \"classic\", \"ships\": [[[0,0],[0,1]]]}".to_string(), 422, "the rules' fleet"),
         (format!("{{\"rules\": \"classic\", \"placement\": \"hard\", \"ships\": {ships}}}"), 400, "placement"),
         ("{\"rules\": \"classic\", \"ships\": [[1, 2]]}".to_string(), 400, "list of ships"),
@@ -739,6 +744,61 @@ fn a_match_the_computers_game_off_the_request_path_and_giving_up() {
         let r = c.send("POST", "/api/matches", Some(&body)).unwrap();
         assert_eq!(r.status, status, "{body}: {}", r.body);
         assert!(r.body.contains(words), "{body}: {}", r.body);
+    }
+    h.stop();
+}
+
+#[test]
+fn the_computers_moves_come_as_they_are_made_and_a_forgotten_game_is_gone() {
+    let h = default_server();
+    let mut c = Client::new(&h.addr().to_string());
+    let ships = "[[[0,0],[0,1],[0,2],[0,3],[0,4]], [[2,0],[2,1],[2,2],[2,3]], [[4,2],[4,3],[4,4]], \
+                 [[6,5],[7,5],[8,5]], [[9,0],[9,1]]]";
+    // lookahead thinks up to a second a move, seconds a game: its first moves come long
+    // before its game ends.
+    let body = format!("{{\"rules\": \"classic\", \"strategy\": \"lookahead\", \"ships\": {ships}}}");
+    let r = c.send("POST", "/api/matches", Some(&body)).unwrap();
+    assert_eq!(r.status, 201, "{}", r.body);
+    let token = r.body.split('"').nth(3).unwrap().to_string();
+    let computer = format!("/api/games/{token}/computer");
+    let start = Instant::now();
+    let first = loop {
+        let r = c.send("GET", &computer, None).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = json::parse(&r.body).unwrap();
+        if v.get("made").and_then(Value::as_u64) >= Some(2) {
+            break v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no move in a minute: {}", r.body);
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(first.get("ready"), Some(&Value::Bool(false)), "{first:?}");
+    assert_eq!(first.get("scans"), Some(&Value::Null));
+    let made = first.get("made").and_then(Value::as_u64).unwrap();
+    let moves = first.get("moves").and_then(Value::as_array).unwrap();
+    assert_eq!(moves.len() as u64, made);
+    assert!(moves.iter().all(|m| m.get("probe").is_some() && m.get("reply").is_some()), "{first:?}");
+    // From the second move on: the same moves, less the first.
+    let r = c.send("GET", &format!("{computer}?from=1"), None).unwrap();
+    let v = json::parse(&r.body).unwrap();
+    assert_eq!(v.get("from").and_then(Value::as_u64), Some(1));
+    let later = v.get("moves").and_then(Value::as_array).unwrap();
+    let probe = |m: Option<&Value>| m.and_then(|m| m.get("probe")).cloned();
+    assert!(probe(later.first()).is_some() && probe(later.first()) == probe(moves.get(1)), "{}", r.body);
+    let r = c.send("GET", &format!("{computer}?from=100000"), None).unwrap();
+    assert!(r.body.contains("\"moves\": []"), "{}", r.body);
+    for bad in ["?from=-1", "?from=x", "?from=%zz"] {
+        let r = c.send("GET", &format!("{computer}{bad}"), None).unwrap();
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+    }
+    // The page leaves the game: it is forgotten, and only DELETE forgets.
+    let r = c.send("GET", &format!("/api/games/{token}"), None).unwrap();
+    assert_eq!(r.status, 405, "{}", r.body);
+    let r = c.send("DELETE", &format!("/api/games/{token}"), None).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    for (method, path) in [("GET", computer.clone()), ("DELETE", format!("/api/games/{token}"))] {
+        let r = c.send(method, &path, None).unwrap();
+        assert_eq!(r.status, 404, "{method} {path}: {}", r.body);
     }
     h.stop();
 }
@@ -763,8 +823,16 @@ fn rules_list_levels_and_strategies_per_preset_and_placements_and_the_icon() {
     assert_eq!(levels.len(), 4);
     let expert = &levels[3];
     assert_eq!(expert.get("level").and_then(Value::as_str), Some("expert"));
-    assert_eq!(expert.get("strategy").and_then(Value::as_str), Some("density"));
-    assert!(r.body.contains("\"level\": \"expert\", \"strategy\": \"density\", \"mean\": 44.43"), "{}", r.body);
+    // Expert under classic is lookahead, its mean an estimate that says how it was had.
+    assert_eq!(expert.get("strategy").and_then(Value::as_str), Some("lookahead"));
+    assert!(r.body.contains("\"strategy\": \"lookahead\", \"summary\": "), "{}", r.body);
+    assert!(r.body.contains("\"mean\": 43.9600, \"estimate\": \"estimated: "), "{}", r.body);
+    let how = expert.get("estimate").and_then(Value::as_str).unwrap();
+    assert!(how.starts_with("estimated: density's 44.43 less"), "{how}");
+    assert!(expert.get("summary").and_then(Value::as_str).unwrap().contains("a move"), "{}", r.body);
+    let hard = &levels[2];
+    assert!(r.body.contains("\"level\": \"hard\", \"strategy\": \"parity\""), "{}", r.body);
+    assert_eq!(hard.get("estimate"), Some(&Value::Null));
     assert!(r.body.contains("\"measured_games\": 2000"), "{}", r.body);
     let advise = |name: &str| {
         let p = presets.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)).unwrap();

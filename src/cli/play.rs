@@ -16,7 +16,9 @@ const FLAGS: &[Flag] = &[
         "N",
         "instead of a fleet: only the number of ship cells (bayes\nthen plays its fallback, parity, which needs no fleet)",
     ),
-    STRATEGY.with_help("the strategy that probes (default: prob; when the rules\nrule prob out, the strongest they allow: bayes)"),
+    STRATEGY.with_help(
+        "the strategy that probes (default: prob; when the rules\nrule prob out, the strongest for them: classic's lookahead)",
+    ),
     Flag::value(
         "--referee",
         "CMD",

@@ -48,6 +48,13 @@ pub struct Estimator {
     grouped: Option<(Rules, Vec<Group>)>,
 }
 
+/// An estimator's random stream and work count at one moment ([`Estimator::checkpoint`]).
+#[derive(Debug, Clone)]
+pub struct Checkpoint {
+    rng: Rng,
+    work: u64,
+}
+
 impl Estimator {
     /// An estimator with default [`Settings`] drawing from `seed`.
     /// Pre: none. Post: empty pool.
@@ -84,6 +91,22 @@ impl Estimator {
         self.last_groups.clear();
         self.last_layouts = f64::INFINITY;
         self.work = 0;
+    }
+
+    /// Where the random stream and the work count stand: what the next draws depend on
+    /// besides the evidence (for a caller that skips a step it has taken before, and
+    /// must then stand where that step left it).
+    /// Pre: none. Post: no change.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint { rng: self.rng.clone(), work: self.work }
+    }
+
+    /// Puts the random stream and the work count back where `at` was taken.
+    /// Pre: `at` is of this estimator, since its last reset. Post: the next draws are
+    /// those that followed `at`.
+    pub fn restore(&mut self, at: &Checkpoint) {
+        self.rng = at.rng.clone();
+        self.work = at.work;
     }
 
     /// The work spent on estimates since the last [`Estimator::reset`], in units that

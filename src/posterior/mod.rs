@@ -52,7 +52,7 @@ mod prior;
 mod sampling;
 mod table;
 
-pub use estimator::{Estimator, SampledLayout};
+pub use estimator::{Checkpoint, Estimator, SampledLayout};
 
 use crate::game::bay::Bay;
 use crate::game::cellset::CellSet;

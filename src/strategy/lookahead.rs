@@ -31,10 +31,11 @@ use crate::game::board::Board;
 use crate::game::position::Position;
 use crate::game::rules::Rules;
 use crate::limits::{BAYES_GAME_WORK, LOOKAHEAD_CELLS};
-use crate::posterior::{Estimator, Evidence, Prior, SampledLayout, Settings};
+use crate::posterior::{Checkpoint, Estimator, Evidence, Prior, SampledLayout, Settings};
 use crate::scan::observer::{Silent, Source};
 use crate::scan::record::ScanRecord;
 use crate::scan::referee::Referee;
+use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError};
 
 /// How many of density's best cells are weighed at each probe.
@@ -73,6 +74,51 @@ pub struct Lookahead {
     /// Whether it looks ahead while no ship is hit and afloat (hunting), or plays
     /// density's cell then.
     hunting: bool,
+    /// The cells chosen so far under this seed, by what was known ([`Memo`]).
+    memo: Memo,
+}
+
+/// The cells a lookahead chose, by what was known when it chose, so that a game
+/// played again from the start (`play` replays the answers before an `undo`) probes
+/// them again at once instead of thinking a second each. Under one seed, bay and
+/// rules, what a run knows when it chooses (each cell's answer, sunk ships included,
+/// which settle the answers before them and their order) settles its choice and where
+/// its random stream then stands; with the stream put back there after a choice taken
+/// from here, a run plays exactly as a fresh one.
+#[derive(Debug, Clone, Default)]
+struct Memo {
+    /// The bay and rules the choices were made for.
+    game: Option<(usize, usize, Rules)>,
+    /// Each choice, and where the layouts' random stream stood after it.
+    chosen: std::collections::HashMap<Vec<u8>, (Position, Checkpoint)>,
+}
+
+/// The most choices a [`Memo`] keeps (a few games' worth; past it, it starts again).
+const MEMO_CHOICES: usize = 4096;
+
+impl Memo {
+    /// What `scan` knows, one byte a cell: not probed, miss, hit, or the sunk ship.
+    fn key(scan: &Scan<'_>) -> Vec<u8> {
+        let record = scan.record();
+        (0..record.rows() * record.cols())
+            .map(|i| match record.answer_at(i) {
+                None => 0,
+                Some(Answer::Miss) => 1,
+                Some(Answer::Hit) => 2,
+                Some(Answer::Sunk(None)) => 3,
+                Some(Answer::Sunk(Some(k))) => u8::try_from(k).map_or(u8::MAX, |k| k.saturating_add(4)),
+            })
+            .collect()
+    }
+
+    /// Starts a game on `scan`: the choices kept stay only for the same bay and rules.
+    fn start(&mut self, scan: &Scan<'_>) {
+        let game = (scan.rows(), scan.cols(), scan.rules().clone());
+        if self.game.as_ref() != Some(&game) || self.chosen.len() >= MEMO_CHOICES {
+            self.chosen.clear();
+            self.game = Some(game);
+        }
+    }
 }
 
 impl Lookahead {
@@ -109,6 +155,7 @@ impl Lookahead {
             drawn: Vec::new(),
             played: 0,
             hunting: false,
+            memo: Memo::default(),
         }
     }
 
@@ -349,6 +396,9 @@ impl ScanStrategy for Lookahead {
     }
 
     fn reseed(&mut self, seed: u64) {
+        if seed != self.seed {
+            self.memo = Memo::default();
+        }
         self.seed = seed;
     }
 
@@ -359,12 +409,24 @@ impl ScanStrategy for Lookahead {
         }
         self.estimator.reset(self.seed);
         let Some(rules) = posterior_rules(scan) else { return self.density.run(scan) };
+        self.memo.start(scan);
         while !scan.is_done() {
-            let cands = self.density.ranked(scan, CANDIDATES)?;
-            if cands.is_empty() {
-                return Err(scan.exhausted());
-            }
-            let cell = self.choose(scan, &rules, &cands);
+            let known = Memo::key(scan);
+            let cell = match self.memo.chosen.get(&known) {
+                Some((cell, after)) => {
+                    self.estimator.restore(after);
+                    *cell
+                }
+                None => {
+                    let cands = self.density.ranked(scan, CANDIDATES)?;
+                    if cands.is_empty() {
+                        return Err(scan.exhausted());
+                    }
+                    let cell = self.choose(scan, &rules, &cands);
+                    self.memo.chosen.insert(known, (cell, self.estimator.checkpoint()));
+                    cell
+                }
+            };
             scan.probe(cell, Source::Density)?;
             scan.end_step();
         }
@@ -386,6 +448,29 @@ mod tests {
             let first = probes_of(&mut Lookahead::with_layouts(5, 64), &board);
             assert_eq!(first, probes_of(&mut Lookahead::with_layouts(5, 64), &board));
         }
+    }
+
+    #[test]
+    fn a_game_played_again_under_the_same_seed_takes_its_choices_from_the_memo() {
+        let rules = Rules::preset("classic").unwrap();
+        let boards = game_boards(&rules, 10, 10, 7, 2);
+        let mut look = Lookahead::with_layouts(5, 64);
+        let first = probes_of(&mut look, &boards[0]);
+        let played = look.played();
+        assert!(played > 0);
+        // Again, as play does after an undo: the same probes, and no rollout played.
+        look.reseed(5);
+        assert_eq!(probes_of(&mut look, &boards[0]), first);
+        assert_eq!(look.played(), played);
+        // Another board shares only its first states; a fresh scanner plays it the same.
+        let other = probes_of(&mut look, &boards[1]);
+        assert_eq!(other, probes_of(&mut Lookahead::with_layouts(5, 64), &boards[1]));
+        assert!(look.played() > played);
+        // Another seed forgets the choices.
+        let before = look.played();
+        look.reseed(6);
+        assert_eq!(probes_of(&mut look, &boards[0]), probes_of(&mut Lookahead::with_layouts(6, 64), &boards[0]));
+        assert!(look.played() > before);
     }
 
     #[test]

@@ -345,8 +345,11 @@ pub(crate) fn play(
         crate::posterior::fleet_fits(rows, cols, &game.rules)?;
         Ships::Fleet
     };
-    let name = request.strategy.as_deref().unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules));
-    strategy::for_rules(name, seed, &game.rules)?;
+    let name =
+        request.strategy.as_deref().unwrap_or_else(|| strategy::usual_or_strongest("prob", &game.rules, rows, cols));
+    // One strategy for the whole game: after an undo it is reseeded and plays again from
+    // the start (lookahead takes its earlier choices from its memo, not thinking again).
+    let mut strategy = strategy::for_rules(name, seed, &game.rules)?;
     if io.input_tty {
         let ask = if letters { "`? B7`" } else { "`? row col`" };
         // The answers these rules allow, and no other (a sunk answer only where they
@@ -368,7 +371,7 @@ pub(crate) fn play(
     let replay_left = Rc::new(Cell::new(0));
     let mut kept = Replay::default();
     let result = loop {
-        let mut strategy = strategy::for_rules(name, seed, &game.rules)?;
+        strategy.reseed(seed);
         let mut note_writer = Shared(&notes);
         let lines = Lines { input: &mut *io.input, output: &mut *io.output, notes: &mut note_writer };
         let mut sonar =

@@ -8,7 +8,8 @@
 //! ([`opponent::random_board`]) and answers probes through the same [`RefereeGame`];
 //! `/api/trace` runs the tracer and adds what the strategy weighs at each step.
 
-use super::games::{is_token, Game, Job};
+use super::computer::{self, answer_words};
+use super::games::{is_token, Game};
 use super::http::{query_pairs, shown, Request, Response};
 use super::levels;
 use super::State;
@@ -46,17 +47,18 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; conn
                    base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Whether [`route`] answers `req` in microseconds whatever its body and the server's
-/// state (a page file, the rules, a probe, a reveal, the computer's game once played):
+/// state (a page file, the rules, a probe, a reveal, the computer's moves so far, a
+/// game forgotten):
 /// the event loop answers these itself, sparing the hand-over to a worker and back.
 /// Everything else (a new game or match, advice, a trace, a placement) goes to a worker.
 /// Pre: none. Post: no change.
 pub(crate) fn quick(req: &Request) -> bool {
     match req.path.as_str() {
         "/" | "/index.html" | "/page.js" | "/page.css" | "/favicon.ico" | "/api/rules" => true,
-        path => matches!(
-            path.strip_prefix("/api/games/").and_then(|rest| rest.split_once('/')),
-            Some((_, "probe" | "reveal" | "computer"))
-        ),
+        path => match path.strip_prefix("/api/games/") {
+            Some(rest) => matches!(rest.split_once('/'), None | Some((_, "probe" | "reveal" | "computer"))),
+            None => false,
+        },
     }
 }
 
@@ -90,8 +92,11 @@ pub(crate) fn route(state: &State, req: &Request) -> Response {
         _ => match path.strip_prefix("/api/games/").and_then(|rest| rest.split_once('/')) {
             Some((token, "probe")) => allowed(method == "POST", "POST", &|| probe(state, token, req)),
             Some((token, "reveal")) => allowed(method == "POST", "POST", &|| reveal(state, token)),
-            Some((token, "computer")) => allowed(get, "GET", &|| computer(state, token)),
-            _ => Response::error(404, &format!("no such route: {}", shown(path))),
+            Some((token, "computer")) => allowed(get, "GET", &|| computer(state, token, req)),
+            _ => match path.strip_prefix("/api/games/").filter(|rest| !rest.contains('/')) {
+                Some(token) => allowed(method == "DELETE", "DELETE", &|| forget(state, token)),
+                None => Response::error(404, &format!("no such route: {}", shown(path))),
+            },
         },
     }
 }
@@ -439,47 +444,6 @@ fn body_fleet(body: &Value, rules: &Rules) -> Result<Board, Response> {
     Ok(board)
 }
 
-/// Records the computer's probes and answers.
-struct Moves {
-    moves: Vec<(Position, Answer)>,
-}
-
-impl ScanObserver for Moves {
-    fn probed(&mut self, pos: Position, _source: Source, answer: Answer) {
-        self.moves.push((pos, answer));
-    }
-}
-
-/// The referee's answer in words: `miss`, `hit` or `sunk`, and the sunk ship's name
-/// when the rules announce it.
-fn answer_words(said: Answer, board: &Board) -> (&'static str, Option<String>) {
-    let fleet = board.rules().fleet();
-    match said {
-        Answer::Miss => ("miss", None),
-        Answer::Hit => ("hit", None),
-        Answer::Sunk(kind) => ("sunk", kind.and_then(|k| fleet.kinds().get(k)).map(|k| k.name.clone())),
-    }
-}
-
-/// The computer's whole game: strategy `name` against `board`, as JSON (`moves`:
-/// `probe`, `answer`, `ship`, `reply`; `scans`).
-fn computer_game(name: &str, seed: u64, board: &Board) -> Result<String, String> {
-    let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| e.to_string())?;
-    let mut sonar = Referee::new(board);
-    let mut moves = Moves { moves: Vec::new() };
-    let record = strategy::solve_observed(strategy.as_mut(), &mut sonar, &mut moves).map_err(|e| e.to_string())?;
-    let fleet = board.rules().fleet();
-    let items = Array::of(moves.moves.iter().map(|&(pos, said)| {
-        let (word, ship) = answer_words(said, board);
-        Object::new()
-            .field("probe", (pos.row, pos.col))
-            .field("answer", word)
-            .field("ship", ship)
-            .field("reply", &*crate::tools::play::protocol::reply_line(said, fleet))
-    }));
-    Ok(Object::new().field("ready", true).field("scans", record.scans()).field("moves", items).line())
-}
-
 /// `POST /api/matches`: `{rules fields, "strategy", "placement", "ships"}` -> a game
 /// against the computer: the computer's fleet hidden (placed uniformly or as an
 /// opponent would), and the computer's own game against `ships` (the player's fleet)
@@ -490,18 +454,21 @@ fn new_match(state: &State, req: &Request) -> Response {
         let how = body_placement(&body)?;
         let rules = body_rules(&body, &["placement", "strategy", "ships"])?;
         let name = body.get("strategy").and_then(Value::as_str).unwrap_or("density").to_string();
-        match strategy::all().find(|e| e.name == name) {
-            None => {
-                let names: Vec<&str> = strategy::all().map(|e| e.name).collect();
-                return Err(Response::error(400, &format!("`strategy` must be one of {}", names.join(", "))));
-            }
-            Some(e) => (e.supports)(&rules)
-                .map_err(|why| Response::error(400, &format!("strategy {name} cannot play these rules: {why}")))?,
+        let Some(entry) = strategy::STRATEGIES.iter().find(|e| e.name == name) else {
+            let names = strategy::NAMES.join(", ");
+            return Err(Response::error(400, &format!("`strategy` must be one of {names}")));
+        };
+        (entry.supports)(&rules)
+            .map_err(|why| Response::error(400, &format!("strategy {name} cannot play these rules: {why}")))?;
+        let (rows, cols) = rules.bay();
+        if rows.saturating_mul(cols) > entry.max_cells {
+            let most = entry.max_cells;
+            return Err(Response::error(400, &format!("strategy {name} plays bays of at most {most} cells")));
         }
         let mine = body_fleet(&body, &rules)?;
         let theirs = placed(state, &rules, how)?;
         let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;
-        let job = Job::spawn(move || computer_game(&name, seed, &mine)).map_err(|e| Response::error(503, &e))?;
+        let job = computer::start(&name, seed, mine).map_err(|e| Response::error(503, &e))?;
         let token = new_token(state)?;
         let answer = Object::new()
             .field("token", &token)
@@ -519,20 +486,47 @@ fn new_match(state: &State, req: &Request) -> Response {
     run().unwrap_or_else(|e| e)
 }
 
-/// `GET /api/games/TOKEN/computer`: `{"ready": false}` while the computer plays, then
-/// its whole game.
-fn computer(state: &State, token: &str) -> Response {
+/// `GET /api/games/TOKEN/computer[?from=K]`: the computer's moves from the K-th on (all
+/// when K is not given) as they are made, `{"ready": false, "from": K, "made": N,
+/// "moves": [...]}`, and once its game is over `"ready": true` with its `"scans"`.
+fn computer(state: &State, token: &str, req: &Request) -> Response {
     if !is_token(token) {
         return Response::error(404, "no such game: a token is 32 hex digits");
     }
+    let from = match query_pairs(&req.query) {
+        Err(e) => return Response::error(400, &e),
+        Ok(pairs) => match pairs.iter().find(|(k, _)| k == "from").map(|(_, v)| v.parse::<usize>()) {
+            None => 0,
+            Some(Ok(k)) => k,
+            Some(Err(_)) => return Response::error(400, "`from` must be a whole number from 0"),
+        },
+    };
     match state.store.with(token, |game| game.computer.clone()) {
         None => Response::error(404, "no such game (never made, or evicted as the oldest)"),
         Some(None) => Response::error(404, "this game is not a match: the computer plays no game of its own"),
-        Some(Some(job)) => match job.result() {
-            None => Response::json(200, Object::new().field("ready", false).line()),
-            Some(Ok(text)) => Response::json(200, text),
-            Some(Err(e)) => Response::error(500, &format!("the computer's game failed: {e}")),
-        },
+        Some(Some(job)) => {
+            let since = job.since(from);
+            let moves = Array::of(since.moves.iter().map(|m| Raw(m)));
+            let answer = |ready: bool, scans: Option<usize>| {
+                let head = Object::new().field("ready", ready).field("scans", scans);
+                Response::json(200, head.field("from", from).field("made", since.made).field("moves", moves).line())
+            };
+            match since.end {
+                None => answer(false, None),
+                Some(Ok(scans)) => answer(true, Some(scans)),
+                Some(Err(e)) => Response::error(500, &format!("the computer's game failed: {e}")),
+            }
+        }
+    }
+}
+
+/// `DELETE /api/games/TOKEN`: forgets the game (the page left it); a computer's game
+/// still playing stops at its next move.
+fn forget(state: &State, token: &str) -> Response {
+    if is_token(token) && state.store.remove(token) {
+        Response::json(200, Object::new().field("forgotten", true).line())
+    } else {
+        Response::error(404, "no such game (never made, evicted as the oldest, or forgotten)")
     }
 }
 
@@ -569,7 +563,13 @@ fn rules_list() -> Response {
         });
         let ladder = levels::ladder(p.name).unwrap_or_else(|| [strategy::strongest(&r); 4]);
         let level_items = levels::LEVELS.iter().zip(ladder).map(|(level, name)| {
-            Object::new().field("level", *level).field("strategy", name).field("mean", levels::mean(p.name, name))
+            let summary = strategy::STRATEGIES.iter().find(|e| e.name == name).map(|e| e.summary);
+            Object::new()
+                .field("level", *level)
+                .field("strategy", name)
+                .field("summary", summary)
+                .field("mean", levels::mean(p.name, name))
+                .field("estimate", levels::estimate(p.name, name))
         });
         let advise: &[&str] = if r.is_problem_g() { &["bayes", "prob"] } else { &["bayes"] };
         Object::new()

@@ -11,6 +11,7 @@
 
 pub(crate) mod api;
 pub mod client;
+mod computer;
 mod event;
 pub(crate) mod games;
 pub mod http;

@@ -297,6 +297,8 @@ function pRulesOf() { return preset(P.rules).rules; }
 
 function pReset(note) {
   pStopReplay();
+  // The game left behind is forgotten, so that a computer still playing it stops.
+  if (P.token) api("DELETE", "/api/games/" + P.token).catch(() => {});
   const p = preset(P.rules);
   Object.assign(P, { epoch: P.epoch + 1, rows: p.rows, cols: p.cols, mine: new Array(p.rows * p.cols).fill(false), ships: [],
                      placing: false, phase: "setup", token: null, myMoves: [], comp: null, k: 0, gaveUp: false, reveal: null, busy: false });
@@ -330,11 +332,14 @@ function pStrategy() {
 }
 
 function pLevelInfo() {
-  const p = preset(P.rules), name = pStrategy(), s = p.strategies.find((x) => x.name === name);
-  const v = $("p-level").value, level = v.startsWith("s:") ? name : { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" }[v];
+  const p = preset(P.rules), name = pStrategy(), v = $("p-level").value;
+  // A level says itself what it plays (lookahead, Expert under classic, is no named choice).
+  const s = v.startsWith("s:") ? p.strategies.find((x) => x.name === name) : p.levels.find((x) => x.level === v);
+  const level = v.startsWith("s:") ? name : { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" }[v];
   P.who = v.startsWith("s:") ? name : level + ", " + name;
-  $("p-level-info").textContent = level + ": " + name + ", " + (s ? s.summary : "") + "; " + scans(s && s.mean) + " under " + P.rules +
-    " (" + fmt(MEASURED) + " games)" + (v === "expert" ? ", the strongest the page plays for these rules." : ".");
+  const how = s && s.estimate ? " (" + s.estimate + ")" : " (" + fmt(MEASURED) + " games)";
+  $("p-level-info").textContent = level + ": " + name + ", " + (s ? s.summary : "") + "; " + (s && s.estimate ? "about " : "") +
+    scans(s && s.mean) + " under " + P.rules + how + (v === "expert" ? ", the strongest the page plays for these rules." : ".");
 }
 
 function pMsg(t, over) { $("p-msg").textContent = t; $("p-msg").classList.toggle("over", !!over); }
@@ -344,7 +349,7 @@ function pControls() {
   const p = preset(P.rules), placed = P.ships.length === pRulesOf().ships.length && !P.placing;
   $("p-start").disabled = !(P.phase === "setup" && placed);
   $("p-giveup").disabled = P.phase !== "playing";
-  $("p-replay").disabled = P.phase !== "over";
+  $("p-replay").disabled = P.phase !== "over" || !(P.comp && P.comp.ready);
   $("p-manual").disabled = !p.straight; $("p-turn").disabled = !p.straight;
 }
 
@@ -403,18 +408,49 @@ async function pStart() {
       ships: P.ships.map((s) => s.cells.map((i) => [Math.floor(i / P.cols), i % P.cols])) });
     if (epoch !== P.epoch) return;
     P.token = g.token; P.shipCells = g.ship_cells;
-    // The computer plays its game on the server, off the request path: wait for it.
-    for (let wait = 20; ; wait = Math.min(400, wait * 2)) {
-      const c = await api("GET", "/api/games/" + g.token + "/computer");
-      if (epoch !== P.epoch) return;
-      if (c.ready) { P.comp = c; break; }
-      await new Promise((ok) => setTimeout(ok, wait));
-    }
+    // The computer plays its game on the server, off the request path; its moves are
+    // followed as they come, and the player's turn starts at once.
+    P.comp = { moves: [], ready: false, scans: null };
+    pFollow(g.token, epoch);
     P.phase = "playing";
     pMsg("Turn 1: your move. Probe a cell of the computer's bay (" + g.ship_cells + " ship cells to find).");
     pRender();
     const first = P.elsE[0]; if (first) focusCell(P.elsE, first, false);
   } catch (e) { if (epoch === P.epoch) { P.phase = "setup"; pMsg("error: " + e.message); pRender(); } }
+}
+
+// Follows the computer's game as the server plays it: its moves as they come, then its
+// end. The computer's move of turn k shows once the player has moved k times.
+async function pFollow(token, epoch) {
+  try {
+    while (epoch === P.epoch && !P.comp.ready) {
+      const c = await api("GET", "/api/games/" + token + "/computer?from=" + P.comp.moves.length);
+      if (epoch !== P.epoch) return;
+      if (c.from === P.comp.moves.length) P.comp.moves.push(...c.moves);
+      if (c.ready) { P.comp.ready = true; P.comp.scans = c.scans; }
+      const was = P.k;
+      pCatchUp();
+      if (P.k !== was || c.ready) { pRender(); if (P.phase === "playing" && P.replay === null) pMsg(pTurnText()); }
+      if (!c.ready) await new Promise((ok) => setTimeout(ok, P.k < P.myMoves.length ? 50 : 200));
+    }
+  } catch (e) { if (epoch === P.epoch) pMsg("error: the computer's game: " + e.message); }
+}
+
+// The computer's moves shown: one per move of the player's while playing, all at the end.
+function pCatchUp() {
+  if (!P.comp) return;
+  const have = P.comp.moves.length;
+  P.k = P.phase === "over" ? have : Math.min(P.myMoves.length, have);
+}
+
+// The line under the grids while playing: the turn, the last moves of both sides.
+function pTurnText() {
+  const n = P.myMoves.length, last = P.myMoves[n - 1];
+  if (!last) return "Turn 1: your move. Probe a cell of the computer's bay (" + P.shipCells + " ship cells to find).";
+  const theirs = P.comp.moves[n - 1];
+  const comp = P.k >= n && theirs ? "computer: " + cellName(theirs.probe[0] * P.cols + theirs.probe[1], P.cols) + " " + theirs.reply
+    : P.comp.ready ? "the computer has found your whole fleet" : "the computer is thinking about its move " + n + "…";
+  return "Turn " + (n + 1) + ": your move. (You: " + cellName(last.r * P.cols + last.c, P.cols) + " " + last.reply + "; " + comp + (comp.endsWith("…") ? ")" : ".)");
 }
 
 async function pProbe(r, c) {
@@ -427,14 +463,12 @@ async function pProbe(r, c) {
     const a = await api("POST", "/api/games/" + P.token + "/probe", { r, c });
     if (epoch !== P.epoch) return;
     P.myMoves.push({ r, c, answer: a.answer, ship: a.ship, reply: a.reply, done: a.done });
-    const total = P.comp.moves.length;
-    if (P.k < total) P.k++;
     if (a.done) {
-      P.k = total; P.phase = "over";
+      P.phase = "over"; pCatchUp();
       await pRevealFleet(epoch);
     } else {
-      pMsg("Turn " + (P.myMoves.length + 1) + ": your move. (You: " + cellName(i, P.cols) + " " + a.reply +
-        (P.k > 0 && P.k <= total ? "; computer: " + cellName(P.comp.moves[P.k - 1].probe[0] * P.cols + P.comp.moves[P.k - 1].probe[1], P.cols) + " " + P.comp.moves[P.k - 1].reply : "") + ".)");
+      pCatchUp();
+      pMsg(pTurnText());
     }
     pRender();
   } catch (e) { if (epoch === P.epoch) pMsg("error: " + e.message); }
@@ -444,7 +478,7 @@ async function pProbe(r, c) {
 async function pGiveUp() {
   if (P.phase !== "playing") return;
   const epoch = P.epoch;
-  P.gaveUp = true; P.phase = "over";
+  P.gaveUp = true; P.phase = "over"; pCatchUp();
   await pRevealFleet(epoch);
   if (epoch === P.epoch) pRender();
 }
@@ -457,10 +491,14 @@ async function pRevealFleet(epoch) {
   } catch (e) { if (epoch === P.epoch) pMsg("error: " + e.message); }
 }
 
-// The result, one sentence.
+// The result, one sentence (while the computer still plays, what is known so far).
 function pResult() {
   const mine = P.myMoves.length, theirs = P.comp.scans, who = "the computer (" + P.who + ")";
+  const sofar = P.comp.moves.length + " probe" + (P.comp.moves.length === 1 ? "" : "s") + " so far";
+  if (P.gaveUp && !P.comp.ready) return "You gave up after " + mine + " probe" + (mine === 1 ? "" : "s") + "; its fleet is shown, and " + who + " is still playing (" + sofar + ").";
   if (P.gaveUp) return "You gave up after " + mine + " probe" + (mine === 1 ? "" : "s") + "; " + who + " found your fleet in " + theirs + ", and its fleet is shown.";
+  if (!P.comp.ready && P.comp.moves.length >= mine) return "You win: you found every ship cell in " + mine + " probes, and " + who + " is still playing (" + sofar + ").";
+  if (!P.comp.ready) return "You found every ship cell in " + mine + " probes; " + who + " is still playing (" + sofar + ").";
   if (mine < theirs) return "You win: you found every ship cell in " + mine + " probes, and " + who + " needed " + theirs + ".";
   if (mine > theirs) return "The computer wins: it (" + P.who + ") found your fleet in " + theirs + " probes; you needed " + mine + ".";
   return "A draw: you and " + who + " each needed " + mine + " probes.";
@@ -542,7 +580,8 @@ function pRender(t) {
   if (lastMine) P.elsE[lastMine.r * P.cols + lastMine.c].classList.add("probe");
   const myDone = shown > 0 && P.myMoves[shown - 1].done;
   $("p-you").textContent = "Your probes: " + shown + (myDone ? " (done)" : "");
-  $("p-them").textContent = "The computer's probes: " + k + (P.comp && k >= total ? " (done)" : "");
+  const thinking = P.comp && !P.comp.ready && P.phase === "playing" && live && k < P.myMoves.length;
+  $("p-them").textContent = "The computer's probes: " + k + (P.comp && P.comp.ready && k >= total ? " (done)" : thinking ? " (thinking…)" : "");
   pLeft(know, mySunk, reveal, theirSunk);
   pLog(shown, k);
   if (over && live) pMsg(pResult(), true);
@@ -592,7 +631,7 @@ function pLog(shown, k) {
     if (a && t <= shown) parts.push("You " + cellName(a.r * P.cols + a.c, P.cols) + ": " + a.reply);
     if (b) parts.push("computer " + cellName(b.probe[0] * P.cols + b.probe[1], P.cols) + ": " + b.reply);
     items.push(["Turn " + t + ". " + parts.join("; ") + ".", ""]);
-    if (b && t === moves.length) items.push(["The computer found every ship cell of your fleet in " + t + " probes.", "event"]);
+    if (b && t === moves.length && P.comp.ready) items.push(["The computer found every ship cell of your fleet in " + t + " probes.", "event"]);
     if (a && t <= shown && a.done) items.push(["You found every ship cell of its fleet in " + t + " probes.", "event"]);
   }
   if (P.gaveUp && shown === P.myMoves.length) items.push(["You gave up after " + P.myMoves.length + " probes; the computer's fleet is revealed.", "event"]);
