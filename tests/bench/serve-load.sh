@@ -10,8 +10,10 @@
 #   the server share the cores), or with THINK_MS set, after a think time drawn from 0
 #   to twice THINK_MS milliseconds before each probe (every round of players);
 #   4. 50 sequential /api/advise calls on a classic mid-game;
-# then the server's peak and final resident memory and its CPU time.
-# Usage: bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS] [IDLE] [IDLE_ALONE] [THINK_MS]
+# then the server's peak and final resident memory and its CPU time. With EXPERT=N,
+# N matches against classic's Expert (lookahead, a core each while it thinks) are
+# started before the rounds, and how far their computers got is printed after them.
+# Usage: [EXPERT=N] bash tests/bench/serve-load.sh [CLIENTS] [ROUNDS] [IDLE] [IDLE_ALONE] [THINK_MS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 clients=${1:-200}
@@ -41,6 +43,13 @@ if [ "$idle_alone" -gt 0 ]; then
     "$tmp/serve_load" idle "$addr" "$idle_alone"
     memory
 fi
+expert=()
+fleet='[[[0,0],[0,1],[0,2],[0,3],[0,4]],[[2,0],[2,1],[2,2],[2,3]],[[4,2],[4,3],[4,4]],[[6,5],[7,5],[8,5]],[[9,0],[9,1]]]'
+for _ in $(seq "${EXPERT:-0}"); do
+    answer=$(curl -s -X POST "http://$addr/api/matches" -d "{\"rules\": \"classic\", \"strategy\": \"lookahead\", \"ships\": $fleet}")
+    expert+=("$(echo "$answer" | cut -d'"' -f4)")
+done
+[ "${#expert[@]}" -gt 0 ] && echo "${#expert[@]} Expert (lookahead) games started"
 for round in $(seq "$rounds"); do
     echo "round $round"
     "$tmp/serve_load" games "$addr" "$clients" 0 "$think"
@@ -51,6 +60,9 @@ if [ "$idle" -gt 0 ]; then
     "$tmp/serve_load" games "$addr" "$clients" "$idle" "$think"
     memory
 fi
+for token in "${expert[@]}"; do
+    echo "Expert game: $(curl -s "http://$addr/api/games/$token/computer?from=1000" | cut -c1-60)"
+done
 "$tmp/serve_load" advise "$addr" 50
 memory
 echo "server CPU time (user+sys, s): $(awk '{printf "%.2f", ($14+$15)/100}' /proc/$server_pid/stat)"
