@@ -1206,3 +1206,83 @@ fn the_lookahead_strategy_against_the_exact_lookahead() {
         println!("| {} | {} | {density:.3} | {exact:.3} | {} |", words[0], words[1], sampled.join(" | "));
     }
 }
+
+/// Where lookahead's choosing noise comes from, on the classic 10x10 game: at every state
+/// of density's games on `DIAG_GAMES` boards (default 16) of seed `DIAG_SEED` (default
+/// 2021), density's 5 best cells are played out on `DIAG_LAYOUTS` layouts (default
+/// 2,048), and for each candidate j the paired difference D_j = S_j - S_1 (its scans less
+/// density's cell's) is regressed on the candidates' first answers (h_k = 1 when
+/// candidate k is a ship cell on the layout). Summed over states, by phase (hunting: no
+/// ship hit and afloat), prints the share of Var(D_j) each explains (R²): all five
+/// answers linearly, density's and j's with their product, the full answer pattern
+/// (within-pattern means); and the CPU time of the rollouts by phase.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn the_first_answers_explain_the_choosing_noise() {
+    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Lookahead};
+    let games = env_or("DIAG_GAMES", 16.0) as u64;
+    let seed = env_or("DIAG_SEED", 2021.0) as u64;
+    let n = env_or("DIAG_LAYOUTS", 2048.0) as usize;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, seed, games);
+    // Per phase (0 hunting, 1 a ship hit): states, ΣVar, Σresidual (5 linear, pair, pattern), CPU-s.
+    let per_game = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::with_layouts(g as u64 + 77, n);
+            let mut ranker = Density::default();
+            let mut sums = [[0.0f64; 6]; 2];
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            while !scan.is_done() {
+                let cands = ranker.ranked(&scan, CANDIDATES).expect("ranked");
+                let phase = usize::from(hit_afloat(&scan, &rules));
+                if cands.len() == CANDIDATES {
+                    let (mut rows, mut answers) = (Vec::new(), Vec::new());
+                    let cpu = thread_cpu_seconds();
+                    look.roll_out_answers(&scan, &rules, &cands, n, &mut rows, &mut answers);
+                    let s = &mut sums[phase];
+                    s[5] += thread_cpu_seconds() - cpu;
+                    s[0] += 1.0;
+                    let w: Vec<f64> = rows.iter().map(|r| r.0).collect();
+                    let bit = |a: u32, k: usize| f64::from((a >> k) & 1);
+                    let all: Vec<Vec<f64>> = answers.iter().map(|&a| (0..5).map(|k| bit(a, k)).collect()).collect();
+                    let patterns: Vec<Vec<f64>> =
+                        answers.iter().map(|&a| (1..32).map(|p| f64::from(u8::from(a == p))).collect()).collect();
+                    for j in 1..CANDIDATES {
+                        let d: Vec<f64> = rows.iter().map(|r| r.1[j] - r.1[0]).collect();
+                        let pair: Vec<Vec<f64>> =
+                            answers.iter().map(|&a| vec![bit(a, 0), bit(a, j), bit(a, 0) * bit(a, j)]).collect();
+                        s[1] += least_squares(&w, &vec![vec![]; d.len()], &d).residual;
+                        s[2] += least_squares(&w, &all, &d).residual;
+                        s[3] += least_squares(&w, &pair, &d).residual;
+                        s[4] += least_squares(&w, &patterns, &d).residual;
+                    }
+                }
+                let cell = ranker.ranked(&scan, 1).expect("ranked")[0];
+                scan.probe(cell, Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            sums
+        },
+    );
+    for (phase, name) in ["hunting", "a ship hit and afloat"].iter().enumerate() {
+        let mut s = [0.0; 6];
+        for g in &per_game {
+            for (t, v) in s.iter_mut().zip(g[phase]) {
+                *t += v;
+            }
+        }
+        println!(
+            "{name}: {:.1} states a game, {:.2} CPU-s of rollouts a game ({n} layouts); mean Var(D_j) {:.2}; R² of the five first answers {:.3}, of density's and j's with their product {:.3}, of the answer pattern {:.3}",
+            s[0] / games as f64,
+            s[5] / games as f64,
+            s[1] / (s[0] * 4.0),
+            1.0 - s[2] / s[1],
+            1.0 - s[3] / s[1],
+            1.0 - s[4] / s[1]
+        );
+    }
+}

@@ -141,34 +141,79 @@ impl Lookahead {
         n: usize,
         rows: &mut Vec<(f64, Vec<f64>)>,
     ) -> bool {
-        let record = scan.record();
-        let ev = Evidence { known: record, wrecks: None, rules };
-        let mut drawn = std::mem::take(&mut self.drawn);
-        if self.estimator.sample_layouts(&ev, n, &mut drawn).is_err() {
-            self.drawn = drawn;
+        self.roll_out_answers(scan, rules, cands, n, rows, &mut Vec::new())
+    }
+
+    /// [`Lookahead::roll_out`], also appending to `answers`, for each row, the first
+    /// answers of the candidates on its layout: bit `j` set when candidate `j` is a ship
+    /// cell there ([`first_answers`]).
+    /// Pre: as [`Lookahead::roll_out`], at most 32 candidates. Post: as
+    /// [`Lookahead::roll_out`]; `answers` grows as `rows` does.
+    pub fn roll_out_answers(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        n: usize,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        answers: &mut Vec<u32>,
+    ) -> bool {
+        if !self.draw(scan, rules, n) {
             return false;
         }
+        let all = 0..self.drawn.len();
+        self.play_drawn(scan, rules, cands, all, n as f64, rows, answers)
+    }
+
+    /// Draws `n` layouts that agree with `scan`'s record under `rules` into the
+    /// scanner's store of drawn layouts (their weights sum to 1).
+    /// Pre: none. Post: false when none could be drawn.
+    fn draw(&mut self, scan: &Scan<'_>, rules: &Rules, n: usize) -> bool {
+        let ev = Evidence { known: scan.record(), wrecks: None, rules };
+        self.estimator.sample_layouts(&ev, n, &mut self.drawn).is_ok() && !self.drawn.is_empty()
+    }
+
+    /// Plays every candidate out on the drawn layouts `which`, appending a row per
+    /// layout (its weight times `scale`, the scans after each candidate) to `rows` and
+    /// its first answers to `answers`.
+    /// Pre: as [`Lookahead::roll_out`]. Post: true when a row was added.
+    #[allow(clippy::too_many_arguments)]
+    fn play_drawn(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        which: std::ops::Range<usize>,
+        scale: f64,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        answers: &mut Vec<u32>,
+    ) -> bool {
+        let record = scan.record();
+        let drawn = std::mem::take(&mut self.drawn);
         let before = rows.len();
-        let boards = drawn.iter().filter_map(|l| {
-            Some((l.weight, Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules).ok()?))
+        let boards = drawn.get(which).unwrap_or_default().iter().filter_map(|l| {
+            let board = Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules).ok()?;
+            Some((l.weight, first_answers(&l.ships, cands), board))
         });
         if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
             // Density's fast path: every candidate on a layout from one copy of the state.
             let mut scans = Vec::with_capacity(cands.len());
-            for (weight, board) in boards {
+            for (weight, first, board) in boards {
                 scans.clear();
                 self.played += cands.len() as u64;
                 if fast.play(&board, cands, &mut scans) {
-                    rows.push((weight * n as f64, scans.iter().map(|&s| s as f64).collect()));
+                    rows.push((weight * scale, scans.iter().map(|&s| s as f64).collect()));
+                    answers.push(first);
                 }
             }
         } else {
-            for (weight, board) in boards {
+            for (weight, first, board) in boards {
                 self.played += cands.len() as u64;
                 let scans: Option<Vec<f64>> =
                     cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
                 if let Some(scans) = scans {
-                    rows.push((weight * n as f64, scans));
+                    rows.push((weight * scale, scans));
+                    answers.push(first);
                 }
             }
         }
@@ -232,8 +277,9 @@ impl Lookahead {
 }
 
 /// True when a hit of `scan` is not a cell of a ship known sunk (under `rules`, whose
-/// fleet is the scan's): a ship is hit and afloat.
-fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
+/// fleet is the scan's): a ship is hit and afloat (else the scan is hunting).
+/// Pre: none. Post: false when the scan has no hit.
+pub fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
     let record = scan.record();
     let hits = record.hits();
     if hits == 0 {
@@ -244,6 +290,21 @@ fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
     (0..scan.rows() * cols)
         .map(|i| Position::from_index(i, cols))
         .any(|p| scan.state(p) == crate::scan::record::CellState::Hit && !afloat.is_sunk(p))
+}
+
+/// The first answers of `cands` on a layout of `ships`: bit `j` set when candidate `j`
+/// is a cell of a ship (a hit or sunk answer).
+/// Pre: at most 32 candidates. Post: no bit at or past `cands.len()`.
+pub fn first_answers(ships: &[crate::game::ship::Ship], cands: &[Position]) -> u32 {
+    let mut bits = 0;
+    for ship in ships {
+        for cell in ship.cells() {
+            if let Some(j) = cands.iter().take(32).position(|&c| c == cell) {
+                bits |= 1 << j;
+            }
+        }
+    }
+    bits
 }
 
 /// A cell to probe when there is nothing to choose from: the first unknown one.
@@ -295,6 +356,82 @@ pub fn still_in_play(rows: &[(f64, Vec<f64>)], active: &[usize], z: f64) -> Vec<
             j == top || loss <= z * se
         })
         .collect()
+}
+
+/// A weighted least-squares fit: `coef[0]` the intercept, `coef[k + 1]` the slope on
+/// regressor `k`; `residual` the weighted mean of the squared residuals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    /// The intercept, then one slope per regressor.
+    pub coef: Vec<f64>,
+    /// The weighted mean of the squared residuals.
+    pub residual: f64,
+}
+
+/// Fits `y[i] ≈ coef[0] + Σ_k coef[k + 1] x[i][k]` by least squares weighted by `w[i]`
+/// (the normal equations, solved by elimination; a regressor that is constant or a
+/// combination of others gets slope 0).
+/// Pre: `w`, `x`, `y` of one length, every `x[i]` of the same length. Post: a fit with
+/// every slope 0 and the intercept `y`'s weighted mean when there are no regressors; an
+/// all-zero fit without positive weight.
+pub fn least_squares(w: &[f64], x: &[Vec<f64>], y: &[f64]) -> Fit {
+    let m = x.first().map_or(0, Vec::len) + 1;
+    let row =
+        |i: usize, k: usize| if k == 0 { 1.0 } else { x.get(i).and_then(|r| r.get(k - 1)).copied().unwrap_or(0.0) };
+    // The normal equations [A | b], A = Σ w z zᵀ, b = Σ w z y, z = (1, x).
+    let mut a = vec![vec![0.0; m + 1]; m];
+    let mut total = 0.0;
+    for (i, (&wi, &yi)) in w.iter().zip(y).enumerate() {
+        total += wi;
+        for (r, line) in a.iter_mut().enumerate() {
+            let zr = wi * row(i, r);
+            for (c, cell) in line.iter_mut().enumerate().take(m) {
+                *cell += zr * row(i, c);
+            }
+            if let Some(last) = line.last_mut() {
+                *last += zr * yi;
+            }
+        }
+    }
+    if total <= 0.0 {
+        return Fit { coef: vec![0.0; m], residual: 0.0 };
+    }
+    // Gauss-Jordan with partial pivoting; a pivot below `tiny` marks a dependent column.
+    let tiny = 1e-9 * total;
+    let mut pivots = vec![usize::MAX; m];
+    let mut next = 0;
+    for c in 0..m {
+        let best = (next..m).max_by(|&p, &q| a[p][c].abs().total_cmp(&a[q][c].abs()));
+        let Some(p) = best.filter(|&p| a[p][c].abs() > tiny) else { continue };
+        a.swap(p, next);
+        let lead = a[next][c];
+        for v in a[next].iter_mut() {
+            *v /= lead;
+        }
+        let pivot_row = a[next].clone();
+        for (r, line) in a.iter_mut().enumerate() {
+            if r != next {
+                let f = line[c];
+                for (v, pv) in line.iter_mut().zip(&pivot_row) {
+                    *v -= f * pv;
+                }
+            }
+        }
+        pivots[c] = next;
+        next += 1;
+    }
+    let coef: Vec<f64> = pivots.iter().map(|&r| a.get(r).and_then(|l| l.last()).copied().unwrap_or(0.0)).collect();
+    let residual = w
+        .iter()
+        .zip(y)
+        .enumerate()
+        .map(|(i, (&wi, &yi))| {
+            let fitted: f64 = coef.iter().enumerate().map(|(k, b)| b * row(i, k)).sum();
+            wi * (yi - fitted).powi(2)
+        })
+        .sum::<f64>()
+        / total;
+    Fit { coef, residual }
 }
 
 /// The weighted mean over `rows` of what candidate `j` saves over the first (density's
@@ -409,6 +546,52 @@ mod tests {
         let big = game_boards(&rules, 12, 11, 6, 1).pop().unwrap();
         let err = solve(&mut Lookahead::with_layouts(2, 32), &mut Referee::new(&big)).unwrap_err();
         assert!(err.to_string().contains("lookahead"), "{err}");
+    }
+
+    #[test]
+    fn least_squares_matches_the_plain_formulas() {
+        // A line through points with weights: the plain weighted simple regression.
+        let (w, xs, y) = (vec![1.0, 2.0, 1.0, 3.0], vec![0.0, 1.0, 2.0, 3.0], vec![1.0, 2.5, 4.5, 7.0]);
+        let total: f64 = w.iter().sum();
+        let mean = |v: &[f64]| w.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / total;
+        let (mx, my) = (mean(&xs), mean(&y));
+        let cov = w.iter().zip(xs.iter().zip(&y)).map(|(a, (x, v))| a * (x - mx) * (v - my)).sum::<f64>();
+        let var = w.iter().zip(&xs).map(|(a, x)| a * (x - mx).powi(2)).sum::<f64>();
+        let slope = cov / var;
+        let intercept = my - slope * mx;
+        let residual =
+            w.iter().zip(xs.iter().zip(&y)).map(|(a, (x, v))| a * (v - intercept - slope * x).powi(2)).sum::<f64>()
+                / total;
+        let x: Vec<Vec<f64>> = xs.iter().map(|&v| vec![v]).collect();
+        let fit = least_squares(&w, &x, &y);
+        assert!((fit.coef[0] - intercept).abs() < 1e-9 && (fit.coef[1] - slope).abs() < 1e-9, "{fit:?}");
+        assert!((fit.residual - residual).abs() < 1e-9, "{fit:?} {residual}");
+        // An exact plane: no residual. A constant and a repeated regressor: slope 0.
+        let x: Vec<Vec<f64>> =
+            (0..6).map(|i| vec![f64::from(i % 2), f64::from(i / 3), 1.0, f64::from(i % 2)]).collect();
+        let y: Vec<f64> = x.iter().map(|r| 2.0 + 3.0 * r[0] - r[1]).collect();
+        let fit = least_squares(&[1.0; 6], &x, &y);
+        assert!(fit.residual < 1e-12, "{fit:?}");
+        let predicted: Vec<f64> =
+            x.iter().map(|r| fit.coef[0] + (0..4).map(|k| fit.coef[k + 1] * r[k]).sum::<f64>()).collect();
+        assert!(predicted.iter().zip(&y).all(|(p, v)| (p - v).abs() < 1e-9), "{fit:?}");
+        assert_eq!(fit.coef.iter().filter(|c| **c == 0.0).count(), 2, "{fit:?}");
+        // No regressors: the weighted mean and variance. No weight: all zero.
+        let fit = least_squares(&[1.0, 3.0], &[vec![], vec![]], &[2.0, 6.0]);
+        assert_eq!(fit, Fit { coef: vec![5.0], residual: 3.0 });
+        assert_eq!(least_squares(&[], &[], &[]), Fit { coef: vec![0.0], residual: 0.0 });
+    }
+
+    #[test]
+    fn first_answers_mark_the_candidates_on_a_ship() {
+        use crate::game::position::Orientation;
+        let ships = vec![
+            crate::game::ship::Ship::new(Position::new(0, 0), 3, Orientation::East),
+            crate::game::ship::Ship::new(Position::new(2, 2), 2, Orientation::South),
+        ];
+        let cands = [Position::new(1, 1), Position::new(0, 2), Position::new(3, 2), Position::new(0, 3)];
+        assert_eq!(first_answers(&ships, &cands), 0b0110);
+        assert_eq!(first_answers(&[], &cands), 0);
     }
 
     #[test]
