@@ -890,6 +890,7 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 8192.0) as usize, var("HELD_Z", 2.0));
     let held_n = var("HELD_SAMPLES", 8192.0) as usize;
     let hunting = var("HELD_HUNTING", 1.0) > 0.0;
+    let leaf = held_leaf();
     let rules = Rules::preset("classic").expect("a preset");
     let boards = classic_boards(&rules, seed, games);
     let started = std::time::Instant::now();
@@ -897,7 +898,9 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         &boards,
         || (),
         |_, g, board| {
-            let mut look = spot_the_ships::strategy::Lookahead::with_search(g as u64, cap, batch, z).hunting(hunting);
+            let mut look = spot_the_ships::strategy::Lookahead::with_search(g as u64, cap, batch, z)
+                .hunting(hunting)
+                .with_leaf(leaf);
             let mut judge = spot_the_ships::strategy::Lookahead::with_layouts(g as u64 + (1 << 40), held_n);
             let mut referee = Referee::new(board);
             let mut silent = Silent;
@@ -961,6 +964,20 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         })
         .collect();
     println!("cells taken away from density's, by their rank among its candidates: {}", ranks.join("; "));
+}
+
+/// The leaf of the held-out measurement: cut after `HELD_LEAF_DEPTH` probes (default 0:
+/// not cut), the weights `HELD_LEAF_COEF` (comma-separated, default lookahead's `LEAF`).
+fn held_leaf() -> Option<spot_the_ships::strategy::lookahead::Leaf> {
+    use spot_the_ships::strategy::lookahead::{Leaf, LEAF};
+    let depth = env_or("HELD_LEAF_DEPTH", 0.0) as usize;
+    let mut coef = LEAF;
+    if let Ok(text) = std::env::var("HELD_LEAF_COEF") {
+        for (c, v) in coef.iter_mut().zip(text.split(',')) {
+            *c = v.trim().parse().expect("a number");
+        }
+    }
+    (depth > 0).then_some(Leaf { depth, coef })
 }
 
 /// The CPU time the calling thread has run, in seconds (Linux's
@@ -1283,6 +1300,123 @@ fn the_first_answers_explain_the_choosing_noise() {
             1.0 - s[2] / s[1],
             1.0 - s[3] / s[1],
             1.0 - s[4] / s[1]
+        );
+    }
+}
+
+/// Fits lookahead's leaf estimate ([`spot_the_ships::strategy::lookahead::Leaf`]) on the
+/// classic 10x10 game: at every state of density's games on `LEAF_GAMES` boards (default
+/// 32) of seed `LEAF_SEED` (default 5), density's 5 best cells are played out to the end
+/// on `LEAF_LAYOUTS` layouts (default 128), and for each game still apart from the others
+/// after `LEAF_DEPTH` probes (default 8) its features then and the scans it made from
+/// there are kept. Prints the least-squares weights (the leaf, for `LEAF` in
+/// lookahead.rs) with its R², the share of the rollouts' probes made past the depth, and,
+/// on the other half of the boards, how the cut rollouts' paired differences D_j compare
+/// with the full ones: their variance, and their mean difference (the leaf's bias) by phase.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn fit_the_leaf() {
+    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Leaf, Lookahead, LEAF_FEATURES};
+    type Traced = Vec<Vec<Option<([f64; LEAF_FEATURES], f64)>>>;
+    let games = env_or("LEAF_GAMES", 32.0) as u64;
+    let seed = env_or("LEAF_SEED", 5.0) as u64;
+    let n = env_or("LEAF_LAYOUTS", 128.0) as usize;
+    let depth = env_or("LEAF_DEPTH", 8.0) as usize;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, seed, games * 2);
+    // Per board: per state, its phase, rows and traces.
+    let states = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::with_layouts(g as u64 + 991, n);
+            let mut ranker = Density::default();
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            let mut out: Vec<(usize, bool, Vec<(f64, Vec<f64>)>, Traced)> = Vec::new();
+            while !scan.is_done() {
+                let cands = ranker.ranked(&scan, CANDIDATES).expect("ranked");
+                if cands.len() == CANDIDATES {
+                    let (mut rows, mut traced) = (Vec::new(), Vec::new());
+                    look.roll_out_traced(&scan, &rules, &cands, n, depth, &mut rows, &mut traced);
+                    out.push((g, hit_afloat(&scan, &rules), rows, traced));
+                }
+                scan.probe(cands[0], Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            out
+        },
+    );
+    let states: Vec<_> = states.into_iter().flatten().collect();
+    let (fit_on, test_on): (Vec<_>, Vec<_>) = states.iter().partition(|s| (s.0 as u64) < games);
+    let (mut w, mut x, mut y, mut past, mut all) = (Vec::new(), Vec::new(), Vec::new(), 0.0, 0.0);
+    for (_, _, rows, traced) in &fit_on {
+        for ((weight, _), lanes) in rows.iter().zip(traced) {
+            for (f, rest) in lanes.iter().flatten() {
+                w.push(*weight);
+                x.push(f.to_vec());
+                y.push(*rest);
+                past += weight * rest;
+                all += weight * (rest + depth as f64);
+            }
+        }
+    }
+    let fit = least_squares(&w, &x, &y);
+    let total: f64 = w.iter().sum();
+    let mean = w.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>() / total;
+    let var = w.iter().zip(&y).map(|(a, b)| a * (b - mean).powi(2)).sum::<f64>() / total;
+    println!(
+        "leaf after {depth} probes, fitted on {} games still apart ({games} boards of seed {seed}, {n} layouts a state): coef {:?}; R² {:.3}, residual sd {:.2} scans; {:.1}% of those games' probes are past the depth",
+        y.len(),
+        fit.coef,
+        1.0 - fit.residual / var,
+        fit.residual.sqrt(),
+        100.0 * past / all
+    );
+    let mut coef = [0.0; LEAF_FEATURES + 1];
+    for (c, v) in coef.iter_mut().zip(&fit.coef) {
+        *c = *v;
+    }
+    let leaf = Leaf { depth, coef };
+    // On the other boards: Var(D_j) full and cut, and the mean of (cut - full), by phase.
+    for hunting in [true, false] {
+        let (mut vf, mut vc, mut bias, mut bias2, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for (_, hit, rows, traced) in test_on.iter().filter(|s| s.1 != hunting) {
+            let _ = hit;
+            let cut: Vec<Vec<f64>> = rows
+                .iter()
+                .zip(traced)
+                .map(|((_, scans), lanes)| {
+                    scans.iter().zip(lanes).map(|(s, t)| t.map_or(*s, |(f, rest)| s - rest + leaf.value(&f))).collect()
+                })
+                .collect();
+            let ws: Vec<f64> = rows.iter().map(|r| r.0).collect();
+            let tw: f64 = ws.iter().sum();
+            for j in 1..CANDIDATES {
+                let df: Vec<f64> = rows.iter().map(|r| r.1[j] - r.1[0]).collect();
+                let dc: Vec<f64> = cut.iter().map(|r| r[j] - r[0]).collect();
+                let m = |v: &[f64]| ws.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / tw;
+                let v = |v: &[f64]| {
+                    let mu = m(v);
+                    ws.iter().zip(v).map(|(a, b)| a * (b - mu).powi(2)).sum::<f64>() / tw
+                };
+                vf += v(&df);
+                vc += v(&dc);
+                let b = m(&dc) - m(&df);
+                bias += b;
+                bias2 += b * b;
+                count += 1.0;
+            }
+        }
+        println!(
+            "{}: {} state-candidates; mean Var(D_j) full {:.2}, cut {:.2}; mean of the cut's mean D_j less the full's {:.4}, its root mean square {:.4}",
+            if hunting { "hunting" } else { "a ship hit and afloat" },
+            count,
+            vf / count,
+            vc / count,
+            bias / count,
+            (bias2 / count).sqrt()
         );
     }
 }

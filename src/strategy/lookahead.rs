@@ -52,6 +52,36 @@ pub const BATCH: usize = 1024;
 /// to be dropped.
 pub const ELIMINATE: f64 = 2.0;
 
+/// How many features a [`Leaf`] weighs: of a rollout's state, the ship cells hit, the
+/// hits on ships afloat, the ships afloat, the unknown cells, the sum over the kinds
+/// afloat of ln(1 + the positions of the kind that still fit), and the smallest size
+/// afloat.
+pub const LEAF_FEATURES: usize = super::density::LEAF_FEATURES;
+
+/// The weights of lookahead's leaf estimate on the classic 10x10 game (see [`Leaf`]),
+/// fitted by `optimum::fit_the_leaf` (tests/optimum.rs).
+pub const LEAF: [f64; LEAF_FEATURES + 1] = [0.0; LEAF_FEATURES + 1];
+
+/// A leaf estimate for truncated rollouts: a rollout whose candidates' games are still
+/// apart after `depth` probes stops there, each game valued at its probes plus
+/// [`Leaf::value`] of its state's features.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leaf {
+    /// The probes after which a rollout is cut and valued.
+    pub depth: usize,
+    /// The intercept, then one weight per feature (see [`LEAF_FEATURES`]).
+    pub coef: [f64; LEAF_FEATURES + 1],
+}
+
+impl Leaf {
+    /// The estimated scans density still needs from a state of these features.
+    /// Pre: none. Post: finite when the coefficients are.
+    pub fn value(&self, features: &[f64; LEAF_FEATURES]) -> f64 {
+        let [intercept, slopes @ ..] = self.coef;
+        intercept + slopes.iter().zip(features).map(|(a, b)| a * b).sum::<f64>()
+    }
+}
+
 /// The lookahead scanner.
 #[derive(Debug, Clone)]
 pub struct Lookahead {
@@ -73,6 +103,8 @@ pub struct Lookahead {
     /// Whether it looks ahead while no ship is hit and afloat (hunting), or plays
     /// density's cell then.
     hunting: bool,
+    /// Where rollouts are cut and how the rest is estimated (`None`: played to the end).
+    leaf: Option<Leaf>,
 }
 
 impl Lookahead {
@@ -109,6 +141,7 @@ impl Lookahead {
             drawn: Vec::new(),
             played: 0,
             hunting: false,
+            leaf: None,
         }
     }
 
@@ -118,6 +151,49 @@ impl Lookahead {
     /// Pre: none. Post: as [`Lookahead::new`].
     pub fn hunting(self, hunting: bool) -> Lookahead {
         Lookahead { hunting, ..self }
+    }
+
+    /// The same lookahead, its rollouts cut by `leaf` (`None`: played to the end).
+    /// Pre: none. Post: as [`Lookahead::new`].
+    pub fn with_leaf(self, leaf: Option<Leaf>) -> Lookahead {
+        Lookahead { leaf, ..self }
+    }
+
+    /// Draws `n` layouts as [`Lookahead::roll_out`] and plays each candidate to the end
+    /// on them (density's fast path only), appending the rows to `rows` and to `traced`,
+    /// per row and candidate, the features of its game after `depth` probes and the
+    /// scans it made from there, when it was still apart from the others then: what a
+    /// [`Leaf`] is fitted on.
+    /// Pre: as [`Lookahead::roll_out`]. Post: false when nothing was played.
+    pub fn roll_out_traced(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        n: usize,
+        depth: usize,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        traced: &mut Vec<Vec<Option<([f64; LEAF_FEATURES], f64)>>>,
+    ) -> bool {
+        if !self.draw(scan, rules, n) {
+            return false;
+        }
+        let drawn = std::mem::take(&mut self.drawn);
+        let leaf = Leaf { depth, coef: [0.0; LEAF_FEATURES + 1] };
+        let before = rows.len();
+        if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
+            for l in &drawn {
+                let Ok(board) = Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules) else { continue };
+                let (mut scans, mut features) = (Vec::new(), Vec::new());
+                self.played += cands.len() as u64;
+                if fast.play_leaf(&board, cands, &leaf, &mut scans, Some(&mut features)) {
+                    rows.push((l.weight * n as f64, scans));
+                    traced.push(features);
+                }
+            }
+        }
+        self.drawn = drawn;
+        rows.len() > before
     }
 
     /// Rollouts played so far (one candidate played out on one layout each): the cost.
@@ -191,29 +267,43 @@ impl Lookahead {
         let record = scan.record();
         let drawn = std::mem::take(&mut self.drawn);
         let before = rows.len();
-        let boards = drawn.get(which).unwrap_or_default().iter().filter_map(|l| {
-            let board = Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules).ok()?;
-            Some((l.weight, first_answers(&l.ships, cands), board))
-        });
+        // One board refilled with each layout (the same board `Board::with_rules` makes).
+        let Ok(mut board) = Board::blank(scan.rows(), scan.cols(), rules) else {
+            self.drawn = drawn;
+            return false;
+        };
+        let layouts = drawn.get(which).unwrap_or_default();
         if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
             // Density's fast path: every candidate on a layout from one copy of the state.
             let mut scans = Vec::with_capacity(cands.len());
-            for (weight, first, board) in boards {
+            for l in layouts {
+                if board.refill(&l.ships).is_err() {
+                    continue;
+                }
                 scans.clear();
                 self.played += cands.len() as u64;
-                if fast.play(&board, cands, &mut scans) {
-                    rows.push((weight * scale, scans.iter().map(|&s| s as f64).collect()));
-                    answers.push(first);
+                if let Some(leaf) = &self.leaf {
+                    let mut values = Vec::with_capacity(cands.len());
+                    if fast.play_leaf(&board, cands, leaf, &mut values, None) {
+                        rows.push((l.weight * scale, values));
+                        answers.push(first_answers(&l.ships, cands));
+                    }
+                } else if fast.play(&board, cands, &mut scans) {
+                    rows.push((l.weight * scale, scans.iter().map(|&s| s as f64).collect()));
+                    answers.push(first_answers(&l.ships, cands));
                 }
             }
         } else {
-            for (weight, first, board) in boards {
+            for l in layouts {
+                if board.refill(&l.ships).is_err() {
+                    continue;
+                }
                 self.played += cands.len() as u64;
                 let scans: Option<Vec<f64>> =
                     cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
                 if let Some(scans) = scans {
-                    rows.push((weight * scale, scans));
-                    answers.push(first);
+                    rows.push((l.weight * scale, scans));
+                    answers.push(first_answers(&l.ships, cands));
                 }
             }
         }
@@ -653,6 +743,28 @@ mod rollout_tests {
                         .collect();
                     let mut got = Vec::new();
                     assert!(fast.play(&layout_board, &cands, &mut got));
+                    // Cut after a few probes: traced, the same counts, each game apart
+                    // then with its features and the scans it made from there; cut, the
+                    // count less those scans plus the leaf's value.
+                    let leaf = Leaf { depth: 1 + checked % 9, coef: [1.5, -0.5, 0.25, 2.0, 0.125, 0.75, -1.0] };
+                    let (mut traced, mut features, mut cut) = (Vec::new(), Vec::new(), Vec::new());
+                    assert!(fast.play_leaf(&layout_board, &cands, &leaf, &mut traced, Some(&mut features)));
+                    assert!(fast.play_leaf(&layout_board, &cands, &leaf, &mut cut, None));
+                    let exact: Vec<f64> = got.iter().map(|&g| g as f64).collect();
+                    assert_eq!(traced, exact, "{name} after {upto} probes");
+                    for ((c, t), f) in cut.iter().zip(&traced).zip(&features) {
+                        match f {
+                            Some((f, rest)) => {
+                                assert!(*rest >= 0.0 && t - rest == (scan.record().scans() + leaf.depth) as f64);
+                                assert!((c - (t - rest + leaf.value(f))).abs() < 1e-9, "{c} {t} {rest}");
+                            }
+                            None => assert_eq!(c, t),
+                        }
+                    }
+                    let never = Leaf { depth: usize::MAX, coef: [0.0; LEAF_FEATURES + 1] };
+                    let mut full = Vec::new();
+                    assert!(fast.play_leaf(&layout_board, &cands, &never, &mut full, None));
+                    assert_eq!(full, exact);
                     let shift = |v: &[usize]| v.iter().map(|&x| x as i64 - v[0] as i64).collect::<Vec<_>>();
                     assert_eq!(shift(&got), shift(&want), "{name} after {upto} probes");
                     assert!(got.iter().zip(&want).all(|(g, w)| g <= w), "{name}: {got:?} {want:?}");
