@@ -870,9 +870,11 @@ fn one_step_advantage_on_the_classic_board() {
 /// What the lookahead strategy itself gains over density on the classic 10x10 game,
 /// held out: on `HELD_GAMES` boards (default 64) of simulate's seed `HELD_SEED` (default
 /// 2021), the strategy (`Lookahead::with_search`: up to `HELD_LAYOUTS` layouts a probe,
-/// default 8,192, `HELD_BATCH` at a time, default all of them as `Lookahead::new` does,
-/// dropping a candidate `HELD_Z` standard errors behind, default 2; looking ahead only
-/// while a ship is hit and afloat with `HELD_HUNTING=0`) plays its game, and wherever its cell is not density's, that
+/// default 8,192, `HELD_BATCH` at a time, default 1,024 as `Lookahead::new` does (8,192:
+/// all at once, the plain lookahead), dropping a candidate `HELD_Z` standard errors
+/// behind, default 2; looking ahead only while a ship is hit and afloat with
+/// `HELD_HUNTING=0`; rollouts cut after `HELD_LEAF_DEPTH` probes, see `held_leaf`) plays
+/// its game, and wherever its cell is not density's, that
 /// cell's gain over density's (density playing on after each) is measured on
 /// `HELD_SAMPLES` other layouts (default 8,192), drawn by another estimator. Summed over
 /// a game's probes this estimates the strategy's gain by the performance difference
@@ -887,7 +889,7 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
     let var = env_or;
     let (games, seed) = (var("HELD_GAMES", 64.0) as u64, var("HELD_SEED", 2021.0) as u64);
     let (cap, batch, z) =
-        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 8192.0) as usize, var("HELD_Z", 2.0));
+        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 1024.0) as usize, var("HELD_Z", 2.0));
     let held_n = var("HELD_SAMPLES", 8192.0) as usize;
     let hunting = var("HELD_HUNTING", 1.0) > 0.0;
     let leaf = held_leaf();
@@ -1316,8 +1318,9 @@ fn the_first_answers_explain_the_choosing_noise() {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn fit_the_leaf() {
-    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Leaf, Lookahead, LEAF_FEATURES};
-    type Traced = Vec<Vec<Option<([f64; LEAF_FEATURES], f64)>>>;
+    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Leaf, Lookahead, Traced, LEAF_FEATURES};
+    // A state: its board, whether a ship is hit and afloat, its rows and their traces.
+    type TracedState = (usize, bool, Vec<(f64, Vec<f64>)>, Vec<Vec<Traced>>);
     let games = env_or("LEAF_GAMES", 32.0) as u64;
     let seed = env_or("LEAF_SEED", 5.0) as u64;
     let n = env_or("LEAF_LAYOUTS", 128.0) as usize;
@@ -1334,7 +1337,7 @@ fn fit_the_leaf() {
             let mut referee = Referee::new(board);
             let mut silent = Silent;
             let mut scan = Scan::new(&mut referee, &mut silent);
-            let mut out: Vec<(usize, bool, Vec<(f64, Vec<f64>)>, Traced)> = Vec::new();
+            let mut out: Vec<TracedState> = Vec::new();
             while !scan.is_done() {
                 let cands = ranker.ranked(&scan, CANDIDATES).expect("ranked");
                 if cands.len() == CANDIDATES {

@@ -32,7 +32,7 @@ use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
-use crate::strategy::lookahead::Leaf;
+use crate::strategy::lookahead::{Leaf, Traced};
 
 /// The most cells a bay may have for the fast path (one bit each in a `u128`).
 pub(super) const MAX_CELLS: usize = 128;
@@ -627,7 +627,7 @@ impl<'a> Rollouts<'a> {
         cands: &[Position],
         leaf: &Leaf,
         out: &mut Vec<f64>,
-        features: Option<&mut Vec<Option<([f64; FEATURES], f64)>>>,
+        features: Option<&mut Vec<Traced>>,
     ) -> bool {
         let tracing = features.is_some();
         let mut seen = Vec::new();
@@ -726,7 +726,7 @@ impl<'a> Rollouts<'a> {
         board: &Board,
         cands: &[Position],
         stop: usize,
-        mut trace: Option<(usize, &mut Vec<(usize, [f64; FEATURES])>)>,
+        mut trace: Option<(usize, &mut Seen)>,
     ) -> Option<(usize, bool)> {
         let bay = self.small.bay;
         self.layout.ships.clear();
@@ -828,6 +828,9 @@ impl<'a> Rollouts<'a> {
         }
     }
 }
+
+/// The lanes traced at a depth: each one's index and features.
+type Seen = Vec<(usize, [f64; FEATURES])>;
 
 /// How many features a leaf estimate weighs (see `Rollouts::features_of`).
 pub(crate) const FEATURES: usize = 6;
