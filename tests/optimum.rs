@@ -1382,11 +1382,12 @@ fn fit_the_leaf() {
         *c = *v;
     }
     let leaf = Leaf { depth, coef };
-    // On the other boards: Var(D_j) full and cut, and the mean of (cut - full), by phase.
+    // On the other boards: Var(D_j) full and cut, and the mean of (cut - full), by phase:
+    // its root mean square over states, and that less the layouts' own noise (the
+    // variance of cut - full over the layouts, each state's over its effective number).
     for hunting in [true, false] {
-        let (mut vf, mut vc, mut bias, mut bias2, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0);
-        for (_, hit, rows, traced) in test_on.iter().filter(|s| s.1 != hunting) {
-            let _ = hit;
+        let (mut vf, mut vc, mut bias, mut bias2, mut noise, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        for (_, _, rows, traced) in test_on.iter().filter(|s| s.1 != hunting) {
             let cut: Vec<Vec<f64>> = rows
                 .iter()
                 .zip(traced)
@@ -1396,30 +1397,35 @@ fn fit_the_leaf() {
                 .collect();
             let ws: Vec<f64> = rows.iter().map(|r| r.0).collect();
             let tw: f64 = ws.iter().sum();
+            let effective = tw * tw / ws.iter().map(|w| w * w).sum::<f64>();
+            let m = |v: &[f64]| ws.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / tw;
+            let v = |v: &[f64]| {
+                let mu = m(v);
+                ws.iter().zip(v).map(|(a, b)| a * (b - mu).powi(2)).sum::<f64>() / tw
+            };
             for j in 1..CANDIDATES {
                 let df: Vec<f64> = rows.iter().map(|r| r.1[j] - r.1[0]).collect();
                 let dc: Vec<f64> = cut.iter().map(|r| r[j] - r[0]).collect();
-                let m = |v: &[f64]| ws.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / tw;
-                let v = |v: &[f64]| {
-                    let mu = m(v);
-                    ws.iter().zip(v).map(|(a, b)| a * (b - mu).powi(2)).sum::<f64>() / tw
-                };
+                let gap: Vec<f64> = dc.iter().zip(&df).map(|(c, f)| c - f).collect();
                 vf += v(&df);
                 vc += v(&dc);
-                let b = m(&dc) - m(&df);
+                noise += v(&gap) / effective;
+                let b = m(&gap);
                 bias += b;
                 bias2 += b * b;
                 count += 1.0;
             }
         }
         println!(
-            "{}: {} state-candidates; mean Var(D_j) full {:.2}, cut {:.2}; mean of the cut's mean D_j less the full's {:.4}, its root mean square {:.4}",
+            "{}: {} state-candidates; mean Var(D_j) full {:.2}, cut {:.2}; mean of the cut's mean D_j less the full's {:.4}, its root mean square {:.4}, of which the layouts' noise {:.4}: the leaf's own {:.4}",
             if hunting { "hunting" } else { "a ship hit and afloat" },
             count,
             vf / count,
             vc / count,
             bias / count,
-            (bias2 / count).sqrt()
+            (bias2 / count).sqrt(),
+            (noise / count).sqrt(),
+            ((bias2 - noise) / count).max(0.0).sqrt()
         );
     }
 }
