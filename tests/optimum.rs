@@ -870,9 +870,9 @@ fn one_step_advantage_on_the_classic_board() {
 /// What the lookahead strategy itself gains over density on the classic 10x10 game,
 /// held out: on `HELD_GAMES` boards (default 64) of simulate's seed `HELD_SEED` (default
 /// 2021), the strategy (`Lookahead::with_search`: up to `HELD_LAYOUTS` layouts a probe,
-/// default 8,192, `HELD_BATCH` at a time, default all of them as `Lookahead::new` does
-/// (1,024 as `Lookahead::batched` does), dropping a candidate `HELD_Z` standard errors
-/// behind, default 2; looking ahead only while a ship is hit and afloat with
+/// default 8,192, `HELD_BATCH` at a time, default 1,024 as `Lookahead::new` does (8,192:
+/// every candidate on every layout, the plain lookahead), dropping a candidate `HELD_Z`
+/// standard errors behind, default 3 as `Lookahead::new` does; looking ahead only while a ship is hit and afloat with
 /// `HELD_HUNTING=0`; rollouts cut after `HELD_LEAF_DEPTH` probes, see `held_leaf`) plays
 /// its game, and wherever its cell is not density's, that
 /// cell's gain over density's (density playing on after each) is measured on
@@ -889,7 +889,7 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
     let var = env_or;
     let (games, seed) = (var("HELD_GAMES", 64.0) as u64, var("HELD_SEED", 2021.0) as u64);
     let (cap, batch, z) =
-        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 8192.0) as usize, var("HELD_Z", 2.0));
+        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 1024.0) as usize, var("HELD_Z", 3.0));
     let held_n = var("HELD_SAMPLES", 8192.0) as usize;
     let hunting = var("HELD_HUNTING", 1.0) > 0.0;
     let leaf = held_leaf();
