@@ -470,7 +470,7 @@ fn the_page_in_a_real_browser() {
             }
         }
     }
-    // The computer (Expert: lookahead, about 11 CPU-seconds a game, its moves shown as
+    // The computer (Expert: lookahead, about 7 CPU-seconds a game, its moves shown as
     // they come) may still be playing: the result is whole once its game is.
     d.wait_text_within(120, "p-them", |t| t.ends_with("(done)"));
     let end = d.wait_text("p-msg", |t| {

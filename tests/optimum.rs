@@ -870,9 +870,11 @@ fn one_step_advantage_on_the_classic_board() {
 /// What the lookahead strategy itself gains over density on the classic 10x10 game,
 /// held out: on `HELD_GAMES` boards (default 64) of simulate's seed `HELD_SEED` (default
 /// 2021), the strategy (`Lookahead::with_search`: up to `HELD_LAYOUTS` layouts a probe,
-/// default 8,192, `HELD_BATCH` at a time, default all of them as `Lookahead::new` does,
-/// dropping a candidate `HELD_Z` standard errors behind, default 2; looking ahead only
-/// while a ship is hit and afloat with `HELD_HUNTING=0`) plays its game, and wherever its cell is not density's, that
+/// default 8,192, `HELD_BATCH` at a time, default 1,024 as `Lookahead::new` does (8,192:
+/// every candidate on every layout, the plain lookahead), dropping a candidate `HELD_Z`
+/// standard errors behind, default 3 as `Lookahead::new` does; looking ahead only while a ship is hit and afloat with
+/// `HELD_HUNTING=0`; rollouts cut after `HELD_LEAF_DEPTH` probes, see `held_leaf`) plays
+/// its game, and wherever its cell is not density's, that
 /// cell's gain over density's (density playing on after each) is measured on
 /// `HELD_SAMPLES` other layouts (default 8,192), drawn by another estimator. Summed over
 /// a game's probes this estimates the strategy's gain by the performance difference
@@ -887,9 +889,10 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
     let var = env_or;
     let (games, seed) = (var("HELD_GAMES", 64.0) as u64, var("HELD_SEED", 2021.0) as u64);
     let (cap, batch, z) =
-        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 8192.0) as usize, var("HELD_Z", 2.0));
+        (var("HELD_LAYOUTS", 8192.0) as usize, var("HELD_BATCH", 1024.0) as usize, var("HELD_Z", 3.0));
     let held_n = var("HELD_SAMPLES", 8192.0) as usize;
     let hunting = var("HELD_HUNTING", 1.0) > 0.0;
+    let leaf = held_leaf();
     let rules = Rules::preset("classic").expect("a preset");
     let boards = classic_boards(&rules, seed, games);
     let started = std::time::Instant::now();
@@ -897,7 +900,9 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         &boards,
         || (),
         |_, g, board| {
-            let mut look = spot_the_ships::strategy::Lookahead::with_search(g as u64, cap, batch, z).hunting(hunting);
+            let mut look = spot_the_ships::strategy::Lookahead::with_search(g as u64, cap, batch, z)
+                .hunting(hunting)
+                .with_leaf(leaf);
             let mut judge = spot_the_ships::strategy::Lookahead::with_layouts(g as u64 + (1 << 40), held_n);
             let mut referee = Referee::new(board);
             let mut silent = Silent;
@@ -961,6 +966,20 @@ fn the_lookahead_strategy_held_out_on_the_classic_board() {
         })
         .collect();
     println!("cells taken away from density's, by their rank among its candidates: {}", ranks.join("; "));
+}
+
+/// The leaf of the held-out measurement: cut after `HELD_LEAF_DEPTH` probes (default 0:
+/// not cut), the weights `HELD_LEAF_COEF` (comma-separated, default lookahead's `LEAF`).
+fn held_leaf() -> Option<spot_the_ships::strategy::lookahead::Leaf> {
+    use spot_the_ships::strategy::lookahead::{Leaf, LEAF};
+    let depth = env_or("HELD_LEAF_DEPTH", 0.0) as usize;
+    let mut coef = LEAF;
+    if let Ok(text) = std::env::var("HELD_LEAF_COEF") {
+        for (c, v) in coef.iter_mut().zip(text.split(',')) {
+            *c = v.trim().parse().expect("a number");
+        }
+    }
+    (depth > 0).then_some(Leaf { depth, coef })
 }
 
 /// The CPU time the calling thread has run, in seconds (Linux's
@@ -1204,5 +1223,209 @@ fn the_lookahead_strategy_against_the_exact_lookahead() {
             .map(|misses| format!("{:.3}", cells + misses))
             .collect();
         println!("| {} | {} | {density:.3} | {exact:.3} | {} |", words[0], words[1], sampled.join(" | "));
+    }
+}
+
+/// Where lookahead's choosing noise comes from, on the classic 10x10 game: at every state
+/// of density's games on `DIAG_GAMES` boards (default 16) of seed `DIAG_SEED` (default
+/// 2021), density's 5 best cells are played out on `DIAG_LAYOUTS` layouts (default
+/// 2,048), and for each candidate j the paired difference D_j = S_j - S_1 (its scans less
+/// density's cell's) is regressed on the candidates' first answers (h_k = 1 when
+/// candidate k is a ship cell on the layout). Summed over states, by phase (hunting: no
+/// ship hit and afloat), prints the share of Var(D_j) each explains (R²): all five
+/// answers linearly, density's and j's with their product, the full answer pattern
+/// (within-pattern means); and the CPU time of the rollouts by phase.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn the_first_answers_explain_the_choosing_noise() {
+    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Lookahead};
+    let games = env_or("DIAG_GAMES", 16.0) as u64;
+    let seed = env_or("DIAG_SEED", 2021.0) as u64;
+    let n = env_or("DIAG_LAYOUTS", 2048.0) as usize;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, seed, games);
+    // Per phase (0 hunting, 1 a ship hit): states, ΣVar, Σresidual (5 linear, pair, pattern), CPU-s.
+    let per_game = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::with_layouts(g as u64 + 77, n);
+            let mut ranker = Density::default();
+            let mut sums = [[0.0f64; 6]; 2];
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            while !scan.is_done() {
+                let cands = ranker.ranked(&scan, CANDIDATES).expect("ranked");
+                let phase = usize::from(hit_afloat(&scan, &rules));
+                if cands.len() == CANDIDATES {
+                    let (mut rows, mut answers) = (Vec::new(), Vec::new());
+                    let cpu = thread_cpu_seconds();
+                    look.roll_out_answers(&scan, &rules, &cands, n, &mut rows, &mut answers);
+                    let s = &mut sums[phase];
+                    s[5] += thread_cpu_seconds() - cpu;
+                    s[0] += 1.0;
+                    let w: Vec<f64> = rows.iter().map(|r| r.0).collect();
+                    let bit = |a: u32, k: usize| f64::from((a >> k) & 1);
+                    let all: Vec<Vec<f64>> = answers.iter().map(|&a| (0..5).map(|k| bit(a, k)).collect()).collect();
+                    let patterns: Vec<Vec<f64>> =
+                        answers.iter().map(|&a| (1..32).map(|p| f64::from(u8::from(a == p))).collect()).collect();
+                    for j in 1..CANDIDATES {
+                        let d: Vec<f64> = rows.iter().map(|r| r.1[j] - r.1[0]).collect();
+                        let pair: Vec<Vec<f64>> =
+                            answers.iter().map(|&a| vec![bit(a, 0), bit(a, j), bit(a, 0) * bit(a, j)]).collect();
+                        s[1] += least_squares(&w, &vec![vec![]; d.len()], &d).residual;
+                        s[2] += least_squares(&w, &all, &d).residual;
+                        s[3] += least_squares(&w, &pair, &d).residual;
+                        s[4] += least_squares(&w, &patterns, &d).residual;
+                    }
+                }
+                let cell = ranker.ranked(&scan, 1).expect("ranked")[0];
+                scan.probe(cell, Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            sums
+        },
+    );
+    for (phase, name) in ["hunting", "a ship hit and afloat"].iter().enumerate() {
+        let mut s = [0.0; 6];
+        for g in &per_game {
+            for (t, v) in s.iter_mut().zip(g[phase]) {
+                *t += v;
+            }
+        }
+        println!(
+            "{name}: {:.1} states a game, {:.2} CPU-s of rollouts a game ({n} layouts); mean Var(D_j) {:.2}; R² of the five first answers {:.3}, of density's and j's with their product {:.3}, of the answer pattern {:.3}",
+            s[0] / games as f64,
+            s[5] / games as f64,
+            s[1] / (s[0] * 4.0),
+            1.0 - s[2] / s[1],
+            1.0 - s[3] / s[1],
+            1.0 - s[4] / s[1]
+        );
+    }
+}
+
+/// Fits lookahead's leaf estimate ([`spot_the_ships::strategy::lookahead::Leaf`]) on the
+/// classic 10x10 game: at every state of density's games on `LEAF_GAMES` boards (default
+/// 32) of seed `LEAF_SEED` (default 5), density's 5 best cells are played out to the end
+/// on `LEAF_LAYOUTS` layouts (default 128), and for each game still apart from the others
+/// after `LEAF_DEPTH` probes (default 8) its features then and the scans it made from
+/// there are kept. Prints the least-squares weights (the leaf, for `LEAF` in
+/// lookahead.rs) with its R², the share of the rollouts' probes made past the depth, and,
+/// on the other half of the boards, how the cut rollouts' paired differences D_j compare
+/// with the full ones: their variance, and their mean difference (the leaf's bias) by phase.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn fit_the_leaf() {
+    use spot_the_ships::strategy::lookahead::{hit_afloat, least_squares, Leaf, Lookahead, Traced, LEAF_FEATURES};
+    // A state: its board, whether a ship is hit and afloat, its rows and their traces.
+    type TracedState = (usize, bool, Vec<(f64, Vec<f64>)>, Vec<Vec<Traced>>);
+    let games = env_or("LEAF_GAMES", 32.0) as u64;
+    let seed = env_or("LEAF_SEED", 5.0) as u64;
+    let n = env_or("LEAF_LAYOUTS", 128.0) as usize;
+    let depth = env_or("LEAF_DEPTH", 8.0) as usize;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, seed, games * 2);
+    // Per board: per state, its phase, rows and traces.
+    let states = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let mut look = Lookahead::with_layouts(g as u64 + 991, n);
+            let mut ranker = Density::default();
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            let mut out: Vec<TracedState> = Vec::new();
+            while !scan.is_done() {
+                let cands = ranker.ranked(&scan, CANDIDATES).expect("ranked");
+                if cands.len() == CANDIDATES {
+                    let (mut rows, mut traced) = (Vec::new(), Vec::new());
+                    look.roll_out_traced(&scan, &rules, &cands, n, depth, &mut rows, &mut traced);
+                    out.push((g, hit_afloat(&scan, &rules), rows, traced));
+                }
+                scan.probe(cands[0], Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            out
+        },
+    );
+    let states: Vec<_> = states.into_iter().flatten().collect();
+    let (fit_on, test_on): (Vec<_>, Vec<_>) = states.iter().partition(|s| (s.0 as u64) < games);
+    let (mut w, mut x, mut y, mut past, mut all) = (Vec::new(), Vec::new(), Vec::new(), 0.0, 0.0);
+    for (_, _, rows, traced) in &fit_on {
+        for ((weight, _), lanes) in rows.iter().zip(traced) {
+            for (f, rest) in lanes.iter().flatten() {
+                w.push(*weight);
+                x.push(f.to_vec());
+                y.push(*rest);
+                past += weight * rest;
+                all += weight * (rest + depth as f64);
+            }
+        }
+    }
+    let fit = least_squares(&w, &x, &y);
+    let total: f64 = w.iter().sum();
+    let mean = w.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>() / total;
+    let var = w.iter().zip(&y).map(|(a, b)| a * (b - mean).powi(2)).sum::<f64>() / total;
+    println!(
+        "leaf after {depth} probes, fitted on {} games still apart ({games} boards of seed {seed}, {n} layouts a state): coef {:?}; R² {:.3}, residual sd {:.2} scans; {:.1}% of those games' probes are past the depth",
+        y.len(),
+        fit.coef,
+        1.0 - fit.residual / var,
+        fit.residual.sqrt(),
+        100.0 * past / all
+    );
+    let mut coef = [0.0; LEAF_FEATURES + 1];
+    for (c, v) in coef.iter_mut().zip(&fit.coef) {
+        *c = *v;
+    }
+    let leaf = Leaf { depth, coef };
+    // On the other boards: Var(D_j) full and cut, and the mean of (cut - full), by phase:
+    // its root mean square over states, and that less the layouts' own noise (the
+    // variance of cut - full over the layouts, each state's over its effective number).
+    for hunting in [true, false] {
+        let (mut vf, mut vc, mut bias, mut bias2, mut noise, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        for (_, _, rows, traced) in test_on.iter().filter(|s| s.1 != hunting) {
+            let cut: Vec<Vec<f64>> = rows
+                .iter()
+                .zip(traced)
+                .map(|((_, scans), lanes)| {
+                    scans.iter().zip(lanes).map(|(s, t)| t.map_or(*s, |(f, rest)| s - rest + leaf.value(&f))).collect()
+                })
+                .collect();
+            let ws: Vec<f64> = rows.iter().map(|r| r.0).collect();
+            let tw: f64 = ws.iter().sum();
+            let effective = tw * tw / ws.iter().map(|w| w * w).sum::<f64>();
+            let m = |v: &[f64]| ws.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / tw;
+            let v = |v: &[f64]| {
+                let mu = m(v);
+                ws.iter().zip(v).map(|(a, b)| a * (b - mu).powi(2)).sum::<f64>() / tw
+            };
+            for j in 1..CANDIDATES {
+                let df: Vec<f64> = rows.iter().map(|r| r.1[j] - r.1[0]).collect();
+                let dc: Vec<f64> = cut.iter().map(|r| r[j] - r[0]).collect();
+                let gap: Vec<f64> = dc.iter().zip(&df).map(|(c, f)| c - f).collect();
+                vf += v(&df);
+                vc += v(&dc);
+                noise += v(&gap) / effective;
+                let b = m(&gap);
+                bias += b;
+                bias2 += b * b;
+                count += 1.0;
+            }
+        }
+        println!(
+            "{}: {} state-candidates; mean Var(D_j) full {:.2}, cut {:.2}; mean of the cut's mean D_j less the full's {:.4}, its root mean square {:.4}, of which the layouts' noise {:.4}: the leaf's own {:.4}",
+            if hunting { "hunting" } else { "a ship hit and afloat" },
+            count,
+            vf / count,
+            vc / count,
+            bias / count,
+            (bias2 / count).sqrt(),
+            (noise / count).sqrt(),
+            ((bias2 - noise) / count).max(0.0).sqrt()
+        );
     }
 }

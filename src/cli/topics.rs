@@ -101,11 +101,11 @@ fn strategies() -> String {
     out.push_str(&format!(
         "\nsmart and prob take a hit's diagonal neighbours for water: ships must never\n\
          touch; parity and hunt-parity need straight ships. A command's default is\n\
-         always one the rules allow: play's prob gives way to bayes, simulate's\n\
+         always one the rules allow: play's prob gives way to the strongest for the\n\
+         rules (lookahead under classic on its 10x10 bay, else bayes), simulate's\n\
          four (the statement's) to every strategy the rules allow. lookahead plays\n\
-         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at about 10 CPU-seconds a\n\
-         classic game (report/results.md): it is never a default, and `all` leaves it\n\
-         out.\n",
+         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at about 7 CPU-seconds a\n\
+         classic game, under a second a move (report/results.md); `all` leaves it out.\n",
     ));
     out
 }

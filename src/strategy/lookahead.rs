@@ -12,12 +12,16 @@
 //! The rollouts are density's fast path without a scan (`density::small::Rollouts`),
 //! the candidates' games of a layout played in step and joined where they meet: the
 //! same choices as playing each rollout through a scan, at a fraction of the cost. The
-//! strategy weighs every candidate on all [`LAYOUTS`] layouts at every probe. Drawing
-//! [`BATCH`] at a time and dropping a candidate whose scans exceed the leader's by more
-//! than [`ELIMINATE`] standard errors, or looking ahead only while a ship is hit and
-//! afloat ([`Lookahead::hunting`]), are there to experiment with
-//! ([`Lookahead::with_search`]): measured held out, they cost less but lost most of the
-//! gain (report/results.md).
+//! strategy draws up to [`LAYOUTS`] layouts a probe, [`BATCH`] at a time, and after each
+//! batch drops a candidate whose scans exceed the leader's by more than [`ELIMINATE`]
+//! standard errors of their paired difference; a probe is settled once one is left.
+//! Measured held out, this gains as much as weighing every candidate on all the layouts
+//! ([`Lookahead::with_layouts`], the plain lookahead) for two thirds of its CPU time;
+//! dropping at 2 standard errors costs half but lost 0.07 scans a game on one of two
+//! sets of boards. Looking ahead only while a ship is hit and afloat ([`Lookahead::hunting`]) keeps a
+//! sixth of the gain, and rollouts cut after a few probes and valued by a fitted
+//! estimate ([`Leaf`]) are too rough for the small differences a choice weighs: both
+//! are there to experiment with.
 //!
 //! Each probe plays thousands of games of density, so it plays boards of at most
 //! [`LOOKAHEAD_CELLS`] cells (density's fast path) and costs seconds a game: `all` leaves
@@ -50,8 +54,56 @@ pub const LAYOUTS: usize = 8192;
 pub const BATCH: usize = 1024;
 
 /// How many standard errors a candidate's paired loss to the leader must exceed for it
-/// to be dropped.
-pub const ELIMINATE: f64 = 2.0;
+/// to be dropped. At 2 the held-out gain fell by 0.07 scans a game on one of two sets
+/// of boards; at 3 it is the plain lookahead's on both (report/results.md).
+pub const ELIMINATE: f64 = 3.0;
+
+/// How many features a [`Leaf`] weighs: of a rollout's state, the ship cells hit, the
+/// hits on ships afloat, the ships afloat, the unknown cells, the sum over the kinds
+/// afloat of ln(1 + the positions of the kind that still fit), and the smallest size
+/// afloat.
+pub const LEAF_FEATURES: usize = super::density::LEAF_FEATURES;
+
+/// The weights of a leaf estimate on the classic 10x10 game after 8 probes (see
+/// [`Leaf`]), fitted by `LEAF_GAMES=8 LEAF_LAYOUTS=1024 LEAF_DEPTH=8 cargo test --release
+/// --test all optimum::fit_the_leaf -- --exact --ignored --nocapture`. No lookahead uses
+/// it unless asked ([`Lookahead::with_leaf`]): its values are off by about a tenth of a
+/// scan or more in the differences between candidates, more than what one step gains,
+/// so cut rollouts choose worse (measured; see the fitting test's output).
+pub const LEAF: [f64; LEAF_FEATURES + 1] = [
+    2.074271532051938,
+    -0.48192159361261044,
+    -0.9536221418530824,
+    0.737416918390128,
+    0.39933365991263314,
+    0.3479211625635896,
+    -4.927488365678151,
+];
+
+/// One candidate's game on one layout as traced to fit a [`Leaf`]: its features after the
+/// leaf's depth and the scans it made from there to the end, or `None` when it had
+/// ended or met the others' games by then.
+pub type Traced = Option<([f64; LEAF_FEATURES], f64)>;
+
+/// A leaf estimate for truncated rollouts: a rollout whose candidates' games are still
+/// apart after `depth` probes stops there, each game valued at its probes plus
+/// [`Leaf::value`] of its state's features.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leaf {
+    /// The probes after which a rollout is cut and valued.
+    pub depth: usize,
+    /// The intercept, then one weight per feature (see [`LEAF_FEATURES`]).
+    pub coef: [f64; LEAF_FEATURES + 1],
+}
+
+impl Leaf {
+    /// The estimated scans density still needs from a state of these features.
+    /// Pre: none. Post: finite when the coefficients are.
+    pub fn value(&self, features: &[f64; LEAF_FEATURES]) -> f64 {
+        let [intercept, slopes @ ..] = self.coef;
+        intercept + slopes.iter().zip(features).map(|(a, b)| a * b).sum::<f64>()
+    }
+}
 
 /// The lookahead scanner.
 #[derive(Debug, Clone)]
@@ -76,6 +128,8 @@ pub struct Lookahead {
     hunting: bool,
     /// The cells chosen so far under this seed, by what was known ([`Memo`]).
     memo: Memo,
+    /// Where rollouts are cut and how the rest is estimated (`None`: played to the end).
+    leaf: Option<Leaf>,
 }
 
 /// The cells a lookahead chose, by what was known when it chose, so that a game
@@ -122,17 +176,19 @@ impl Memo {
 }
 
 impl Lookahead {
-    /// A lookahead weighing its candidates on [`LAYOUTS`] layouts a probe, at every
-    /// probe, its draws fixed by `seed` (the choices of the plain one-step lookahead:
-    /// drawing in batches with elimination, or only while a ship is hit, costs less but
-    /// lost most of the gain when measured; see [`Lookahead::with_search`]).
+    /// A lookahead drawing up to [`LAYOUTS`] layouts a probe, [`BATCH`] at a time, a
+    /// candidate dropped once it is [`ELIMINATE`] standard errors behind the leader
+    /// ([`Lookahead::with_search`]), looking ahead at every probe, its draws fixed by
+    /// `seed`. Held out on the classic board it gains as much over density as the plain
+    /// lookahead ([`Lookahead::with_layouts`] with [`LAYOUTS`]: every candidate on every
+    /// layout), for three quarters of its rollouts and two thirds of its CPU time.
     /// Pre: none. Post: two scanners with the same seed play the same games.
     pub fn new(seed: u64) -> Lookahead {
-        Lookahead::with_layouts(seed, LAYOUTS)
+        Lookahead::with_search(seed, LAYOUTS, BATCH, ELIMINATE).hunting(true)
     }
 
-    /// A lookahead weighing its candidates on `layouts` layouts a probe, in one batch
-    /// (experiments, tests).
+    /// A lookahead weighing every candidate on all of `layouts` layouts a probe, in one
+    /// batch (the plain one-step lookahead; experiments, tests).
     /// Pre: none. Post: as [`Lookahead::new`]; with `layouts` 0 it plays density's cells.
     pub fn with_layouts(seed: u64, layouts: usize) -> Lookahead {
         Lookahead::with_search(seed, layouts, layouts, ELIMINATE).hunting(true)
@@ -156,6 +212,7 @@ impl Lookahead {
             played: 0,
             hunting: false,
             memo: Memo::default(),
+            leaf: None,
         }
     }
 
@@ -165,6 +222,50 @@ impl Lookahead {
     /// Pre: none. Post: as [`Lookahead::new`].
     pub fn hunting(self, hunting: bool) -> Lookahead {
         Lookahead { hunting, ..self }
+    }
+
+    /// The same lookahead, its rollouts cut by `leaf` (`None`: played to the end).
+    /// Pre: none. Post: as [`Lookahead::new`].
+    pub fn with_leaf(self, leaf: Option<Leaf>) -> Lookahead {
+        Lookahead { leaf, ..self }
+    }
+
+    /// Draws `n` layouts as [`Lookahead::roll_out`] and plays each candidate to the end
+    /// on them (density's fast path only), appending the rows to `rows` and to `traced`,
+    /// per row and candidate, the features of its game after `depth` probes and the
+    /// scans it made from there, when it was still apart from the others then: what a
+    /// [`Leaf`] is fitted on.
+    /// Pre: as [`Lookahead::roll_out`]. Post: false when nothing was played.
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll_out_traced(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        n: usize,
+        depth: usize,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        traced: &mut Vec<Vec<Traced>>,
+    ) -> bool {
+        if !self.draw(scan, rules, n) {
+            return false;
+        }
+        let drawn = std::mem::take(&mut self.drawn);
+        let leaf = Leaf { depth, coef: [0.0; LEAF_FEATURES + 1] };
+        let before = rows.len();
+        if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
+            for l in &drawn {
+                let Ok(board) = Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules) else { continue };
+                let (mut scans, mut features) = (Vec::new(), Vec::new());
+                self.played += cands.len() as u64;
+                if fast.play_leaf(&board, cands, &leaf, &mut scans, Some(&mut features)) {
+                    rows.push((l.weight * n as f64, scans));
+                    traced.push(features);
+                }
+            }
+        }
+        self.drawn = drawn;
+        rows.len() > before
     }
 
     /// Rollouts played so far (one candidate played out on one layout each): the cost.
@@ -188,34 +289,93 @@ impl Lookahead {
         n: usize,
         rows: &mut Vec<(f64, Vec<f64>)>,
     ) -> bool {
-        let record = scan.record();
-        let ev = Evidence { known: record, wrecks: None, rules };
-        let mut drawn = std::mem::take(&mut self.drawn);
-        if self.estimator.sample_layouts(&ev, n, &mut drawn).is_err() {
-            self.drawn = drawn;
+        self.roll_out_answers(scan, rules, cands, n, rows, &mut Vec::new())
+    }
+
+    /// [`Lookahead::roll_out`], also appending to `answers`, for each row, the first
+    /// answers of the candidates on its layout: bit `j` set when candidate `j` is a ship
+    /// cell there ([`first_answers`]).
+    /// Pre: as [`Lookahead::roll_out`], at most 32 candidates. Post: as
+    /// [`Lookahead::roll_out`]; `answers` grows as `rows` does.
+    pub fn roll_out_answers(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        n: usize,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        answers: &mut Vec<u32>,
+    ) -> bool {
+        if !self.draw(scan, rules, n) {
             return false;
         }
+        let all = 0..self.drawn.len();
+        self.play_drawn(scan, rules, cands, all, n as f64, rows, answers)
+    }
+
+    /// Draws `n` layouts that agree with `scan`'s record under `rules` into the
+    /// scanner's store of drawn layouts (their weights sum to 1).
+    /// Pre: none. Post: false when none could be drawn.
+    fn draw(&mut self, scan: &Scan<'_>, rules: &Rules, n: usize) -> bool {
+        let ev = Evidence { known: scan.record(), wrecks: None, rules };
+        self.estimator.sample_layouts(&ev, n, &mut self.drawn).is_ok() && !self.drawn.is_empty()
+    }
+
+    /// Plays every candidate out on the drawn layouts `which`, appending a row per
+    /// layout (its weight times `scale`, the scans after each candidate) to `rows` and
+    /// its first answers to `answers`.
+    /// Pre: as [`Lookahead::roll_out`]. Post: true when a row was added.
+    #[allow(clippy::too_many_arguments)]
+    fn play_drawn(
+        &mut self,
+        scan: &Scan<'_>,
+        rules: &Rules,
+        cands: &[Position],
+        which: std::ops::Range<usize>,
+        scale: f64,
+        rows: &mut Vec<(f64, Vec<f64>)>,
+        answers: &mut Vec<u32>,
+    ) -> bool {
+        let record = scan.record();
+        let drawn = std::mem::take(&mut self.drawn);
         let before = rows.len();
-        let boards = drawn.iter().filter_map(|l| {
-            Some((l.weight, Board::with_rules(scan.rows(), scan.cols(), l.ships.clone(), rules).ok()?))
-        });
+        // One board refilled with each layout (the same board `Board::with_rules` makes).
+        let Ok(mut board) = Board::blank(scan.rows(), scan.cols(), rules) else {
+            self.drawn = drawn;
+            return false;
+        };
+        let layouts = drawn.get(which).unwrap_or_default();
         if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
             // Density's fast path: every candidate on a layout from one copy of the state.
             let mut scans = Vec::with_capacity(cands.len());
-            for (weight, board) in boards {
+            for l in layouts {
+                if board.refill(&l.ships).is_err() {
+                    continue;
+                }
                 scans.clear();
                 self.played += cands.len() as u64;
-                if fast.play(&board, cands, &mut scans) {
-                    rows.push((weight * n as f64, scans.iter().map(|&s| s as f64).collect()));
+                if let Some(leaf) = &self.leaf {
+                    let mut values = Vec::with_capacity(cands.len());
+                    if fast.play_leaf(&board, cands, leaf, &mut values, None) {
+                        rows.push((l.weight * scale, values));
+                        answers.push(first_answers(&l.ships, cands));
+                    }
+                } else if fast.play(&board, cands, &mut scans) {
+                    rows.push((l.weight * scale, scans.iter().map(|&s| s as f64).collect()));
+                    answers.push(first_answers(&l.ships, cands));
                 }
             }
         } else {
-            for (weight, board) in boards {
+            for l in layouts {
+                if board.refill(&l.ships).is_err() {
+                    continue;
+                }
                 self.played += cands.len() as u64;
                 let scans: Option<Vec<f64>> =
                     cands.iter().map(|&c| played_out(&mut self.density, &board, record, c).map(|s| s as f64)).collect();
                 if let Some(scans) = scans {
-                    rows.push((weight * n as f64, scans));
+                    rows.push((l.weight * scale, scans));
+                    answers.push(first_answers(&l.ships, cands));
                 }
             }
         }
@@ -279,8 +439,9 @@ impl Lookahead {
 }
 
 /// True when a hit of `scan` is not a cell of a ship known sunk (under `rules`, whose
-/// fleet is the scan's): a ship is hit and afloat.
-fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
+/// fleet is the scan's): a ship is hit and afloat (else the scan is hunting).
+/// Pre: none. Post: false when the scan has no hit.
+pub fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
     let record = scan.record();
     let hits = record.hits();
     if hits == 0 {
@@ -291,6 +452,21 @@ fn hit_afloat(scan: &Scan<'_>, rules: &Rules) -> bool {
     (0..scan.rows() * cols)
         .map(|i| Position::from_index(i, cols))
         .any(|p| scan.state(p) == crate::scan::record::CellState::Hit && !afloat.is_sunk(p))
+}
+
+/// The first answers of `cands` on a layout of `ships`: bit `j` set when candidate `j`
+/// is a cell of a ship (a hit or sunk answer).
+/// Pre: at most 32 candidates. Post: no bit at or past `cands.len()`.
+pub fn first_answers(ships: &[crate::game::ship::Ship], cands: &[Position]) -> u32 {
+    let mut bits = 0;
+    for ship in ships {
+        for cell in ship.cells() {
+            if let Some(j) = cands.iter().take(32).position(|&c| c == cell) {
+                bits |= 1 << j;
+            }
+        }
+    }
+    bits
 }
 
 /// A cell to probe when there is nothing to choose from: the first unknown one.
@@ -342,6 +518,82 @@ pub fn still_in_play(rows: &[(f64, Vec<f64>)], active: &[usize], z: f64) -> Vec<
             j == top || loss <= z * se
         })
         .collect()
+}
+
+/// A weighted least-squares fit: `coef[0]` the intercept, `coef[k + 1]` the slope on
+/// regressor `k`; `residual` the weighted mean of the squared residuals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    /// The intercept, then one slope per regressor.
+    pub coef: Vec<f64>,
+    /// The weighted mean of the squared residuals.
+    pub residual: f64,
+}
+
+/// Fits `y[i] ≈ coef[0] + Σ_k coef[k + 1] x[i][k]` by least squares weighted by `w[i]`
+/// (the normal equations, solved by elimination; a regressor that is constant or a
+/// combination of others gets slope 0).
+/// Pre: `w`, `x`, `y` of one length, every `x[i]` of the same length. Post: a fit with
+/// every slope 0 and the intercept `y`'s weighted mean when there are no regressors; an
+/// all-zero fit without positive weight.
+pub fn least_squares(w: &[f64], x: &[Vec<f64>], y: &[f64]) -> Fit {
+    let m = x.first().map_or(0, Vec::len) + 1;
+    let row =
+        |i: usize, k: usize| if k == 0 { 1.0 } else { x.get(i).and_then(|r| r.get(k - 1)).copied().unwrap_or(0.0) };
+    // The normal equations [A | b], A = Σ w z zᵀ, b = Σ w z y, z = (1, x).
+    let mut a = vec![vec![0.0; m + 1]; m];
+    let mut total = 0.0;
+    for (i, (&wi, &yi)) in w.iter().zip(y).enumerate() {
+        total += wi;
+        for (r, line) in a.iter_mut().enumerate() {
+            let zr = wi * row(i, r);
+            for (c, cell) in line.iter_mut().enumerate().take(m) {
+                *cell += zr * row(i, c);
+            }
+            if let Some(last) = line.last_mut() {
+                *last += zr * yi;
+            }
+        }
+    }
+    if total <= 0.0 {
+        return Fit { coef: vec![0.0; m], residual: 0.0 };
+    }
+    // Gauss-Jordan with partial pivoting; a pivot below `tiny` marks a dependent column.
+    let tiny = 1e-9 * total;
+    let mut pivots = vec![usize::MAX; m];
+    let mut next = 0;
+    for c in 0..m {
+        let best = (next..m).max_by(|&p, &q| a[p][c].abs().total_cmp(&a[q][c].abs()));
+        let Some(p) = best.filter(|&p| a[p][c].abs() > tiny) else { continue };
+        a.swap(p, next);
+        let lead = a[next][c];
+        for v in a[next].iter_mut() {
+            *v /= lead;
+        }
+        let pivot_row = a[next].clone();
+        for (r, line) in a.iter_mut().enumerate() {
+            if r != next {
+                let f = line[c];
+                for (v, pv) in line.iter_mut().zip(&pivot_row) {
+                    *v -= f * pv;
+                }
+            }
+        }
+        pivots[c] = next;
+        next += 1;
+    }
+    let coef: Vec<f64> = pivots.iter().map(|&r| a.get(r).and_then(|l| l.last()).copied().unwrap_or(0.0)).collect();
+    let residual = w
+        .iter()
+        .zip(y)
+        .enumerate()
+        .map(|(i, (&wi, &yi))| {
+            let fitted: f64 = coef.iter().enumerate().map(|(k, b)| b * row(i, k)).sum();
+            wi * (yi - fitted).powi(2)
+        })
+        .sum::<f64>()
+        / total;
+    Fit { coef, residual }
 }
 
 /// The weighted mean over `rows` of what candidate `j` saves over the first (density's
@@ -447,6 +699,11 @@ mod tests {
         for board in game_boards(&rules, 10, 10, 3, 2) {
             let first = probes_of(&mut Lookahead::with_layouts(5, 64), &board);
             assert_eq!(first, probes_of(&mut Lookahead::with_layouts(5, 64), &board));
+            // Drawn in batches with elimination, as `new` does, on fewer layouts.
+            let search = || Lookahead::with_search(5, 256, 64, ELIMINATE).hunting(true);
+            let batched = probes_of(&mut search(), &board);
+            assert_eq!(batched, probes_of(&mut search(), &board));
+            assert_finished(&board, &solve(&mut search(), &mut Referee::new(&board)).unwrap());
         }
     }
 
@@ -494,6 +751,74 @@ mod tests {
         let big = game_boards(&rules, 12, 11, 6, 1).pop().unwrap();
         let err = solve(&mut Lookahead::with_layouts(2, 32), &mut Referee::new(&big)).unwrap_err();
         assert!(err.to_string().contains("lookahead"), "{err}");
+    }
+
+    #[test]
+    fn least_squares_matches_the_plain_formulas() {
+        // A line through points with weights: the plain weighted simple regression.
+        let (w, xs, y) = (vec![1.0, 2.0, 1.0, 3.0], vec![0.0, 1.0, 2.0, 3.0], vec![1.0, 2.5, 4.5, 7.0]);
+        let total: f64 = w.iter().sum();
+        let mean = |v: &[f64]| w.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / total;
+        let (mx, my) = (mean(&xs), mean(&y));
+        let cov = w.iter().zip(xs.iter().zip(&y)).map(|(a, (x, v))| a * (x - mx) * (v - my)).sum::<f64>();
+        let var = w.iter().zip(&xs).map(|(a, x)| a * (x - mx).powi(2)).sum::<f64>();
+        let slope = cov / var;
+        let intercept = my - slope * mx;
+        let residual =
+            w.iter().zip(xs.iter().zip(&y)).map(|(a, (x, v))| a * (v - intercept - slope * x).powi(2)).sum::<f64>()
+                / total;
+        let x: Vec<Vec<f64>> = xs.iter().map(|&v| vec![v]).collect();
+        let fit = least_squares(&w, &x, &y);
+        assert!((fit.coef[0] - intercept).abs() < 1e-9 && (fit.coef[1] - slope).abs() < 1e-9, "{fit:?}");
+        assert!((fit.residual - residual).abs() < 1e-9, "{fit:?} {residual}");
+        // An exact plane: no residual. A constant and a repeated regressor: slope 0.
+        let x: Vec<Vec<f64>> =
+            (0..6).map(|i| vec![f64::from(i % 2), f64::from(i / 3), 1.0, f64::from(i % 2)]).collect();
+        let y: Vec<f64> = x.iter().map(|r| 2.0 + 3.0 * r[0] - r[1]).collect();
+        let fit = least_squares(&[1.0; 6], &x, &y);
+        assert!(fit.residual < 1e-12, "{fit:?}");
+        let predicted: Vec<f64> =
+            x.iter().map(|r| fit.coef[0] + (0..4).map(|k| fit.coef[k + 1] * r[k]).sum::<f64>()).collect();
+        assert!(predicted.iter().zip(&y).all(|(p, v)| (p - v).abs() < 1e-9), "{fit:?}");
+        assert_eq!(fit.coef.iter().filter(|c| **c == 0.0).count(), 2, "{fit:?}");
+        // No regressors: the weighted mean and variance. No weight: all zero.
+        let fit = least_squares(&[1.0, 3.0], &[vec![], vec![]], &[2.0, 6.0]);
+        assert_eq!(fit, Fit { coef: vec![5.0], residual: 3.0 });
+        assert_eq!(least_squares(&[], &[], &[]), Fit { coef: vec![0.0], residual: 0.0 });
+    }
+
+    #[test]
+    fn first_answers_mark_the_candidates_on_a_ship() {
+        use crate::game::position::Orientation;
+        let ships = vec![
+            crate::game::ship::Ship::new(Position::new(0, 0), 3, Orientation::East),
+            crate::game::ship::Ship::new(Position::new(2, 2), 2, Orientation::South),
+        ];
+        let cands = [Position::new(1, 1), Position::new(0, 2), Position::new(3, 2), Position::new(0, 3)];
+        assert_eq!(first_answers(&ships, &cands), 0b0110);
+        assert_eq!(first_answers(&[], &cands), 0);
+    }
+
+    #[test]
+    fn paired_differences_and_elimination_follow_the_plain_formulas() {
+        // Candidate 1 beats 0 by 1 on every row but one; candidate 2 loses by 5 to 10.
+        let rows: Vec<(f64, Vec<f64>)> = (0..40)
+            .map(|i| {
+                let d = if i == 0 { 3.0 } else { -1.0 };
+                (1.0, vec![40.0, 40.0 + d, 45.0 + f64::from(i % 6)])
+            })
+            .collect();
+        let diffs: Vec<f64> = rows.iter().map(|r| r.1[1] - r.1[0]).collect();
+        let n = diffs.len() as f64;
+        let mean = diffs.iter().sum::<f64>() / n;
+        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n;
+        let (m, se) = paired(&rows, 1, 0);
+        assert!((m - mean).abs() < 1e-12 && (se - (var / n).sqrt()).abs() < 1e-12, "{m} {se}");
+        assert_eq!(leader(&rows, &[0, 1, 2]), 1);
+        // Density's cell is 0.9 scans behind, about 9 standard errors: dropped at z 2, kept at z 10.
+        assert_eq!(still_in_play(&rows, &[0, 1, 2], 2.0), vec![1]);
+        assert_eq!(still_in_play(&rows, &[0, 1, 2], 10.0), vec![0, 1]);
+        assert_eq!(still_in_play(&[], &[0, 1], 2.0), vec![0, 1]);
     }
 
     #[test]
@@ -555,6 +880,28 @@ mod rollout_tests {
                         .collect();
                     let mut got = Vec::new();
                     assert!(fast.play(&layout_board, &cands, &mut got));
+                    // Cut after a few probes: traced, the same counts, each game apart
+                    // then with its features and the scans it made from there; cut, the
+                    // count less those scans plus the leaf's value.
+                    let leaf = Leaf { depth: 1 + checked % 9, coef: [1.5, -0.5, 0.25, 2.0, 0.125, 0.75, -1.0] };
+                    let (mut traced, mut features, mut cut) = (Vec::new(), Vec::new(), Vec::new());
+                    assert!(fast.play_leaf(&layout_board, &cands, &leaf, &mut traced, Some(&mut features)));
+                    assert!(fast.play_leaf(&layout_board, &cands, &leaf, &mut cut, None));
+                    let exact: Vec<f64> = got.iter().map(|&g| g as f64).collect();
+                    assert_eq!(traced, exact, "{name} after {upto} probes");
+                    for ((c, t), f) in cut.iter().zip(&traced).zip(&features) {
+                        match f {
+                            Some((f, rest)) => {
+                                assert!(*rest >= 0.0 && t - rest == (scan.record().scans() + leaf.depth) as f64);
+                                assert!((c - (t - rest + leaf.value(f))).abs() < 1e-9, "{c} {t} {rest}");
+                            }
+                            None => assert_eq!(c, t),
+                        }
+                    }
+                    let never = Leaf { depth: usize::MAX, coef: [0.0; LEAF_FEATURES + 1] };
+                    let mut full = Vec::new();
+                    assert!(fast.play_leaf(&layout_board, &cands, &never, &mut full, None));
+                    assert_eq!(full, exact);
                     let shift = |v: &[usize]| v.iter().map(|&x| x as i64 - v[0] as i64).collect::<Vec<_>>();
                     assert_eq!(shift(&got), shift(&want), "{name} after {upto} probes");
                     assert!(got.iter().zip(&want).all(|(g, w)| g <= w), "{name}: {got:?} {want:?}");

@@ -27,6 +27,8 @@
 //! others, and the tests play both on the same boards.
 
 mod small;
+/// The features a lookahead's leaf estimate weighs ([`crate::strategy::lookahead::Leaf`]).
+pub(crate) use small::FEATURES as LEAF_FEATURES;
 
 use super::ScanStrategy;
 use crate::game::bay::Bay;

@@ -32,6 +32,7 @@ use crate::scan::record::CellState;
 use crate::scan::sonar::Answer;
 use crate::scan::{Scan, ScanError};
 use crate::strategy::afloat::Afloat;
+use crate::strategy::lookahead::{Leaf, Traced};
 
 /// The most cells a bay may have for the fast path (one bit each in a `u128`).
 pub(super) const MAX_CELLS: usize = 128;
@@ -62,7 +63,8 @@ pub(super) struct Small {
     powers: Vec<u64>,
     /// This game's weight of each position.
     weights: Vec<u64>,
-    /// This game's total of each unknown cell (other cells: stale, never read).
+    /// This game's total of each unknown cell (0 for every other cell: `Game::best`
+    /// relies on it).
     totals: Vec<u64>,
     /// The weights and totals of the last [`KEPT`] starts met (a new game's, and the
     /// states a lookahead's rollouts start from, a few a probe), the oldest replaced
@@ -286,6 +288,21 @@ impl Game<'_> {
     /// ties one of them drawn uniformly; and that total.
     fn best(&mut self, unknown: u128) -> Option<(usize, u64)> {
         let totals = &self.small.totals;
+        if self.rng.is_none() {
+            // Every known cell's total is 0 (weighing leaves them 0 and `apply` clears a
+            // probed one's), so a highest total above 0 is an unknown cell's, the first
+            // among equals in row-major order: a plain pass over the totals finds it
+            // without walking the unknown cells' bits.
+            let (mut first, mut value) = (0, 0);
+            for (i, &t) in totals.iter().enumerate() {
+                if t > value {
+                    (first, value) = (i, t);
+                }
+            }
+            if value > 0 {
+                return Some((first, value));
+            }
+        }
         let mut top: Option<(usize, u64)> = None;
         for i in bits(unknown) {
             let t = totals.get(i).copied().unwrap_or(0);
@@ -394,6 +411,9 @@ impl Game<'_> {
     fn apply(&mut self, known: &mut Known, i: usize, answer: Answer) {
         let (bay, positions) = (self.small.bay, self.small.masks.len());
         known.unknown &= !bit(i);
+        if let Some(t) = self.small.totals.get_mut(i) {
+            *t = 0; // a known cell's total stays 0 (see `best`)
+        }
         if answer.is_hit() {
             known.hits |= bit(i);
         }
@@ -503,6 +523,8 @@ struct Lane {
     afloat: Afloat,
     stage: Stage,
     key: Option<Key>,
+    /// When traced: the lane whose game this one followed at the traced depth.
+    apart_at_trace: Option<usize>,
 }
 
 /// Density's games played out from one state on many layouts, each after one of a few
@@ -555,6 +577,7 @@ impl<'a> Rollouts<'a> {
             afloat,
             stage: Stage::Done(0),
             key: None,
+            apart_at_trace: None,
         };
         Ok(Rollouts {
             small,
@@ -575,6 +598,136 @@ impl<'a> Rollouts<'a> {
     /// Pre: `board` agrees with the state and is of its bay. Post: false, and `out` as
     /// it was, when a candidate is not an unknown cell or a game cannot be finished.
     pub(crate) fn play(&mut self, board: &Board, cands: &[Position], out: &mut Vec<usize>) -> bool {
+        let Some((probes, _)) = self.step(board, cands, usize::MAX, None) else { return false };
+        let before = out.len();
+        for j in 0..cands.len() {
+            match self.ending(j) {
+                Some(Stage::Done(n)) if n != usize::MAX => out.push(self.scans + n),
+                Some(Stage::Playing(_)) => out.push(self.scans + probes),
+                _ => {
+                    out.truncate(before);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// As [`Rollouts::play`], but the games still apart after `leaf.depth` probes stop
+    /// there, each valued at those probes plus `leaf`'s estimate of the scans left
+    /// ([`Leaf::value`]): `out` gets one value per candidate, whose differences estimate
+    /// those of the scans. With `features`, the games are played to the end instead
+    /// (exact counts, as [`Rollouts::play`]'s), and `features` gets, per candidate, the
+    /// [`FEATURES`] of its game after `leaf.depth` probes and the scans it made from
+    /// there to the end, when it was still playing apart then (to fit a leaf on).
+    /// Pre: as [`Rollouts::play`]. Post: as [`Rollouts::play`].
+    pub(crate) fn play_leaf(
+        &mut self,
+        board: &Board,
+        cands: &[Position],
+        leaf: &Leaf,
+        out: &mut Vec<f64>,
+        features: Option<&mut Vec<Traced>>,
+    ) -> bool {
+        let tracing = features.is_some();
+        let mut seen = Vec::new();
+        let stop = if tracing { usize::MAX } else { leaf.depth.max(1) };
+        let trace = if tracing { Some((leaf.depth.max(1), &mut seen)) } else { None };
+        let Some((probes, cut)) = self.step(board, cands, stop, trace) else { return false };
+        let before = out.len();
+        for j in 0..cands.len() {
+            let value = match self.ending(j) {
+                Some(Stage::Done(n)) if n != usize::MAX => n as f64,
+                Some(Stage::Playing(_)) if !cut => probes as f64,
+                Some(Stage::Playing(_)) => {
+                    let lane = self.representative(j).and_then(|r| self.lanes.get(r));
+                    probes as f64 + lane.map_or(0.0, |l| leaf.value(&self.features_of(l)))
+                }
+                _ => {
+                    out.truncate(before);
+                    return false;
+                }
+            };
+            out.push(self.scans as f64 + value);
+        }
+        if let Some(features) = features {
+            for j in 0..cands.len() {
+                let at = seen.iter().find(|(l, _)| Some(*l) == self.representative_at(j)).map(|(_, f)| *f);
+                let total = out.get(before + j).copied().unwrap_or(0.0) - self.scans as f64;
+                features.push(at.map(|f| (f, total - leaf.depth.max(1) as f64)));
+            }
+        }
+        true
+    }
+
+    /// The rollout candidate `j`'s game follows: its own, or through the joins the
+    /// earlier one it met.
+    fn representative(&self, j: usize) -> Option<usize> {
+        let mut at = j;
+        loop {
+            match self.lanes.get(at).map(|l| l.stage) {
+                Some(Stage::Joined(l)) if l < at => at = l,
+                Some(_) => return Some(at),
+                None => return None,
+            }
+        }
+    }
+
+    /// Where candidate `j`'s game ended (through its joins).
+    fn ending(&self, j: usize) -> Option<Stage> {
+        self.representative(j).and_then(|r| self.lanes.get(r)).map(|l| l.stage)
+    }
+
+    /// The lane whose features a traced candidate `j` took: its representative at the
+    /// traced depth (joins made later point to an earlier lane that was apart then, so
+    /// the lane itself when it was not joined by then).
+    fn representative_at(&self, j: usize) -> Option<usize> {
+        self.lanes.get(j).map(|l| l.apart_at_trace.unwrap_or(j))
+    }
+
+    /// A lane's [`FEATURES`]: ship cells hit, hits on ships afloat, ships afloat,
+    /// unknown cells, the sum over the kinds afloat of ln(1 + the positions of the kind
+    /// that still fit), and the smallest size afloat.
+    fn features_of(&self, lane: &Lane) -> [f64; FEATURES] {
+        let known = &lane.known;
+        let small = &*self.small;
+        let mut fitting = vec![0usize; small.kind_starts.len().saturating_sub(1)];
+        for (k, n) in fitting.iter_mut().enumerate() {
+            let (Some(&from), Some(&to)) = (small.kind_starts.get(k), small.kind_starts.get(k + 1)) else { continue };
+            if lane.afloat.left(k) > 0 {
+                *n = lane.weights.get(from..to).unwrap_or_default().iter().filter(|&&w| w > 0).count();
+            }
+        }
+        let spread: f64 = fitting.iter().map(|&n| (1.0 + n as f64).ln()).sum();
+        let afloat: usize = (0..fitting.len()).map(|k| lane.afloat.left(k)).sum();
+        let smallest = (0..fitting.len())
+            .filter(|&k| lane.afloat.left(k) > 0)
+            .filter_map(|k| small.shapes.get(k).and_then(|s| s.first()).map(|s| s.size()))
+            .min()
+            .unwrap_or(0);
+        [
+            f64::from(known.hits.count_ones()),
+            f64::from((known.hits & !known.sunk).count_ones()),
+            afloat as f64,
+            f64::from(known.unknown.count_ones()),
+            spread,
+            smallest as f64,
+        ]
+    }
+
+    /// Plays the candidates' games in step on `board` until every one has ended or
+    /// joined another, or `stop` probes are made; with `trace`, records after `trace.0`
+    /// probes the features of each lane still playing apart (its index and features).
+    /// Pre: as [`Rollouts::play`]. Post: the probes made, and whether `stop` cut games
+    /// still apart; `None` when a candidate is not an unknown cell or the games run past
+    /// the bay.
+    fn step(
+        &mut self,
+        board: &Board,
+        cands: &[Position],
+        stop: usize,
+        mut trace: Option<(usize, &mut Seen)>,
+    ) -> Option<(usize, bool)> {
         let bay = self.small.bay;
         self.layout.ships.clear();
         self.layout.all = 0;
@@ -586,23 +739,24 @@ impl<'a> Rollouts<'a> {
         while self.lanes.len() < cands.len() {
             self.lanes.push(self.start.clone());
         }
+        self.lanes.truncate(cands.len());
         for (lane, c) in self.lanes.iter_mut().zip(cands) {
             let first = bay.index(*c);
             if c.col >= bay.cols || self.start.known.unknown & bit(first) == 0 {
-                return false;
+                return None;
             }
             lane.known = self.start.known;
             lane.weights.copy_from_slice(&self.start.weights);
             lane.totals.copy_from_slice(&self.start.totals);
             lane.afloat.copy_from(&self.start.afloat);
             lane.stage = Stage::Playing(first);
+            lane.apart_at_trace = None;
         }
-        let lanes = &mut self.lanes[..cands.len()];
         let mut probes = 0;
         loop {
             probes += 1;
             // One probe for every rollout still playing.
-            for lane in lanes.iter_mut() {
+            for lane in self.lanes.iter_mut() {
                 let Stage::Playing(cell) = lane.stage else { continue };
                 std::mem::swap(&mut lane.weights, &mut self.small.weights);
                 std::mem::swap(&mut lane.totals, &mut self.small.totals);
@@ -629,48 +783,57 @@ impl<'a> Rollouts<'a> {
                 std::mem::swap(&mut lane.totals, &mut self.small.totals);
             }
             // A rollout in the state of an earlier one still playing joins it.
-            for j in 1..lanes.len() {
-                let Some(lane) = lanes.get(j) else { break };
+            for j in 1..self.lanes.len() {
+                let Some(lane) = self.lanes.get(j) else { break };
                 if !matches!(lane.stage, Stage::Playing(_)) || lane.key.is_none() {
                     continue;
                 }
                 let key = lane.key;
-                let met = lanes.iter().take(j).position(|l| matches!(l.stage, Stage::Playing(_)) && l.key == key);
-                if let (Some(l), Some(lane)) = (met, lanes.get_mut(j)) {
+                let met = self.lanes.iter().take(j).position(|l| matches!(l.stage, Stage::Playing(_)) && l.key == key);
+                if let (Some(l), Some(lane)) = (met, self.lanes.get_mut(j)) {
                     lane.stage = Stage::Joined(l);
                 }
             }
-            let playing = lanes.iter().filter(|l| matches!(l.stage, Stage::Playing(_))).count();
-            let done = lanes.iter().any(|l| matches!(l.stage, Stage::Done(_)));
+            let playing = self.lanes.iter().filter(|l| matches!(l.stage, Stage::Playing(_))).count();
+            let done = self.lanes.iter().any(|l| matches!(l.stage, Stage::Done(_)));
             if playing == 0 || (playing == 1 && !done) {
                 // Every game over, or all in one state: they end alike from here.
-                break;
+                return Some((probes, false));
+            }
+            // Games still apart: traced at the depth where a cut would value them.
+            if let Some((depth, seen)) = trace.as_mut() {
+                if probes == *depth {
+                    for j in 0..self.lanes.len() {
+                        let Some(r) = self.representative(j) else { continue };
+                        if let Some(lane) = self.lanes.get(r).filter(|l| matches!(l.stage, Stage::Playing(_))) {
+                            if r == j {
+                                seen.push((j, self.features_of(lane)));
+                            }
+                        }
+                    }
+                    for j in 0..self.lanes.len() {
+                        let r = self.representative(j);
+                        if let Some(lane) = self.lanes.get_mut(j) {
+                            lane.apart_at_trace = r;
+                        }
+                    }
+                }
+            }
+            if probes >= stop {
+                return Some((probes, true));
             }
             if probes > MAX_CELLS {
-                return false;
+                return None;
             }
         }
-        let before = out.len();
-        for j in 0..lanes.len() {
-            // Follow the joins back to a rollout that ended or plays on.
-            let mut at = j;
-            let count = loop {
-                match lanes.get(at).map(|l| l.stage) {
-                    Some(Stage::Joined(l)) if l < at => at = l,
-                    Some(Stage::Done(n)) => break n,
-                    Some(Stage::Playing(_)) => break probes,
-                    _ => break usize::MAX,
-                }
-            };
-            if count == usize::MAX {
-                out.truncate(before);
-                return false;
-            }
-            out.push(self.scans + count);
-        }
-        true
     }
 }
+
+/// The lanes traced at a depth: each one's index and features.
+type Seen = Vec<(usize, [f64; FEATURES])>;
+
+/// How many features a leaf estimate weighs (see `Rollouts::features_of`).
+pub(crate) const FEATURES: usize = 6;
 
 impl Game<'_> {
     /// What state `known` is for joining rollouts (`None` for a fleet of more than 16

@@ -3,7 +3,7 @@
 //! rules, measured by `spot-the-ships simulate --rules PRESET --games 2000 --strategies
 //! all --threads 1` (seed 2021). Expert is the strategy of fewest mean scans.
 //!
-//! Under classic that is lookahead, which `all` leaves out (about 10 CPU-seconds a
+//! Under classic that is lookahead, which `all` leaves out (about 7 CPU-seconds a
 //! game, under a second a move): its mean is an estimate ([`ESTIMATES`]), density's
 //! mean less lookahead's gain over density measured held out. The page shows the
 //! computer's moves as they are made ([`super::computer`]), so a player waits at most
