@@ -7,7 +7,7 @@
 # (`simulate merge`: mean, stdev, median, p90, max, and the boards where each needs
 # fewer scans) with the CPU-seconds a game (user+sys of the shards over their games,
 # density's share included, about 1/10,000 of it).
-# Usage: [GAMES=2000 COUNT=40] bash tests/bench/lookahead-study.sh [TODO] [RECORD]
+# Usage: [PARALLEL=P] [GAMES=2000 COUNT=40] bash tests/bench/lookahead-study.sh [TODO] [RECORD]
 #   (TODO: shards to play now, default 1; 0 only reports)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,16 +27,24 @@ elif [ "$(head -1 "$record")" != "$version" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Plays shard K and appends its line to the record (one write: whole lines only).
+play_shard() {
+    local k=$1
+    /usr/bin/time -f '%U %S' -o "$tmp/$k.time" nice -n 10 "$bin" simulate --rules classic --games "$games" \
+        --strategies density,lookahead --threads 1 --format json --shard "$k/$count" > "$tmp/$k.out"
+    echo "shard $k/$count cpu $(cat "$tmp/$k.time") json $(cat "$tmp/$k.out")" >> "$record"
+    echo "played shard $k/$count: CPU $(cat "$tmp/$k.time") s"
+}
+# PARALLEL shards at once (default 1), each on one thread.
 ran=0
 for k in $(seq 0 $((count - 1))); do
     [ "$ran" -ge "$todo" ] && break
     grep -q "^shard $k/$count " "$record" && continue
-    /usr/bin/time -f '%U %S' -o "$tmp/time" nice -n 10 "$bin" simulate --rules classic --games "$games" \
-        --strategies density,lookahead --threads 1 --format json --shard "$k/$count" > "$tmp/json"
-    echo "shard $k/$count cpu $(cat "$tmp/time") json $(cat "$tmp/json")" >> "$record"
+    while [ "$(jobs -rp | wc -l)" -ge "${PARALLEL:-1}" ]; do wait -n || true; done
+    play_shard "$k" &
     ran=$((ran + 1))
-    echo "played shard $k/$count: CPU $(cat "$tmp/time") s"
 done
+wait
 done_shards=$(grep -c '^shard ' "$record" || true)
 cpu=$(awk '/^shard /{s += $4 + $5} END {printf "%.1f", s}' "$record")
 played=$((done_shards * games / count))
