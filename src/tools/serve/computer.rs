@@ -55,6 +55,9 @@ impl ScanObserver for Publish<'_> {
     }
 }
 
+/// Why a game nobody wants any more ended.
+const LEFT: &str = "the game was left";
+
 /// The referee, refusing the next probe once nobody wants the game.
 struct Stoppable<'a> {
     referee: Referee<'a>,
@@ -79,7 +82,7 @@ impl Sonar for Stoppable<'_> {
     }
     fn probe(&mut self, pos: Position) -> Result<Answer, ProbeError> {
         if self.feed.stopped() {
-            return Err(ProbeError::ReaderGone("the game was left".into()));
+            return Err(ProbeError::ReaderGone(LEFT.into()));
         }
         self.referee.probe(pos)
     }
@@ -151,10 +154,7 @@ pub(crate) fn start(name: &str, seed: u64, board: Board) -> Result<Job, String> 
     let mut strategy = strategy::for_rules(name, seed, board.rules()).map_err(|e| e.to_string())?;
     let slow = strategy::STRATEGIES.iter().any(|e| e.name == name && !e.in_all);
     Job::spawn(move |feed| {
-        let _pass = match slow {
-            true => Some(thinkers().enter(|| feed.stopped()).ok_or("the game was left")?),
-            false => None,
-        };
+        let _pass = if slow { Some(thinkers().enter(|| feed.stopped()).ok_or(LEFT)?) } else { None };
         let mut sonar = Stoppable { referee: Referee::new(&board), feed };
         let mut publish = Publish { feed, board: &board };
         let record =

@@ -413,7 +413,7 @@ async function pStart() {
     P.comp = { moves: [], ready: false, scans: null };
     pFollow(g.token, epoch);
     P.phase = "playing";
-    pMsg("Turn 1: your move. Probe a cell of the computer's bay (" + g.ship_cells + " ship cells to find).");
+    pMsg(pTurnText());
     pRender();
     const first = P.elsE[0]; if (first) focusCell(P.elsE, first, false);
   } catch (e) { if (epoch === P.epoch) { P.phase = "setup"; pMsg("error: " + e.message); pRender(); } }
