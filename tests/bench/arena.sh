@@ -38,8 +38,9 @@ for prog in linear_bot replay pingpong; do
 done
 py="python3 tests/bots/linear.py"
 rs="$tmp/linear_bot"
-# The games/s column of strategy $1 in a text report (the table's rows have 9 fields).
-rate() { awk -v n="$1" '$1 == n && NF == 9 { print $9; exit }'; }
+# The wall games/s column of strategy $1 in a text report (the table's rows have 10
+# fields: name, eight statistics, wall g/s, CPU g/s).
+rate() { awk -v n="$1" '$1 == n && NF == 10 { print $9; exit }'; }
 run() { "$bin" simulate --games "$games" --threads 1 --strategies linear "$@"; }
 min() { sort -g | head -1; }
 

@@ -140,9 +140,9 @@ pub struct SimResult {
     /// ([`process_cpu_time`]); `None` where the system does not tell. Bots' processes
     /// are not counted.
     pub cpu: Option<Duration>,
-    /// Each strategy's share of its threads' CPU time (each thread's CPU time split
-    /// among the strategies by their share of its wall time), in the configuration's
-    /// order; empty where the system does not tell.
+    /// Each strategy's CPU time: its threads' while they played it, in the
+    /// configuration's order; empty where the system does not tell. A bot's is the
+    /// referee's own work for it, not the bot's.
     pub strategy_cpu: Vec<Duration>,
 }
 
@@ -164,14 +164,6 @@ fn stat_cpu_time(stat: &str) -> Option<Duration> {
     let utime: u64 = fields.next()?.parse().ok()?;
     let stime: u64 = fields.next()?.parse().ok()?;
     Some(Duration::from_millis(utime.checked_add(stime)?.checked_mul(10)?))
-}
-
-/// The CPU time the calling thread has used so far, in nanoseconds: the first field of
-/// `/proc/thread-self/schedstat`.
-/// Pre: none. Post: `None` where the system does not tell.
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
 /// Why a simulation could not run.
@@ -422,8 +414,9 @@ struct Tally {
     placing: Duration,
     forfeits: Vec<u64>,
     first_forfeit: Vec<Option<(u64, String)>>,
-    /// The thread's CPU time (`None` where the system does not tell).
-    cpu: Option<Duration>,
+    /// The thread's CPU time while it played each strategy (`None` where the system
+    /// does not tell).
+    cpu: Option<Vec<Duration>>,
 }
 
 /// A strategy as a worker plays it: built in, or an outside program.
@@ -475,15 +468,8 @@ pub fn simulate(config: &SimConfig, done: &AtomicU64) -> Result<SimResult, SimEr
     let mut cpu_known = true;
     for t in &tallies {
         placing += t.placing;
-        // The thread's CPU time, split by each strategy's share of its wall time.
-        let wall: f64 = t.busy.iter().map(Duration::as_secs_f64).sum::<f64>() + t.placing.as_secs_f64();
-        match t.cpu {
-            Some(cpu) if wall > 0.0 => {
-                for (c, b) in strategy_cpu.iter_mut().zip(&t.busy) {
-                    *c += cpu.mul_f64(b.as_secs_f64() / wall);
-                }
-            }
-            Some(_) => {}
+        match &t.cpu {
+            Some(cpu) => strategy_cpu.iter_mut().zip(cpu).for_each(|(total, c)| *total += *c),
             None => cpu_known = false,
         }
         for (k, s) in stats.iter_mut().enumerate() {
@@ -534,12 +520,9 @@ fn worker(config: &SimConfig, next: &AtomicU64, done: &AtomicU64, failure: &Mute
         placing: Duration::ZERO,
         forfeits: vec![0; n],
         first_forfeit: vec![None; n],
-        cpu: None,
+        cpu: Some(vec![Duration::ZERO; n]),
     };
-    let cpu_start = thread_cpu_time();
-    let mut tally = play_blocks(config, next, done, failure, &mut players, tally);
-    tally.cpu = thread_cpu_time().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
-    tally
+    play_blocks(config, next, done, failure, &mut players, tally)
 }
 
 /// The worker's loop: plays blocks of games with `players` until none are left or a
@@ -607,6 +590,7 @@ fn play_blocks(
             }
             let mut t = Instant::now();
             tally.placing += t - t0;
+            let mut cpu = crate::sys::thread_cpu_time().ok();
             for (k, player) in players.iter_mut().enumerate() {
                 let stream = streams.get(k).copied().unwrap_or(0);
                 let row = scans.get_mut(k * batch_size..(k + 1) * batch_size).unwrap_or_default();
@@ -679,6 +663,13 @@ fn play_blocks(
                 let now = Instant::now();
                 tally.busy[k] += now - t;
                 t = now;
+                // This strategy's CPU time, or none at all once the clock fails.
+                let cpu_now = crate::sys::thread_cpu_time().ok();
+                match (cpu, cpu_now, tally.cpu.as_mut().and_then(|c| c.get_mut(k))) {
+                    (Some(before), Some(after), Some(total)) => *total += after.saturating_sub(before),
+                    _ => tally.cpu = None,
+                }
+                cpu = cpu_now;
             }
             for g in 0..(local.end - local.start) as usize {
                 let of = |k: usize| scans.get(k * batch_size + g).copied().unwrap_or(0);
@@ -764,14 +755,14 @@ mod tests {
         assert_eq!(stat_cpu_time("no parenthesis"), None);
         // This process and thread: readable on Linux, and growing with work done.
         if std::path::Path::new("/proc/self/stat").exists() {
-            let (p0, t0) = (process_cpu_time().unwrap(), thread_cpu_time().unwrap());
+            let p0 = process_cpu_time().unwrap();
             let spin = Instant::now();
             let mut x = 0u64;
             while spin.elapsed() < Duration::from_millis(60) {
                 x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
             }
-            let (p1, t1) = (process_cpu_time().unwrap(), thread_cpu_time().unwrap());
-            assert!(t1 > t0 && p1 >= p0, "{t0:?} {t1:?} {p0:?} {p1:?}");
+            let p1 = process_cpu_time().unwrap();
+            assert!(p1 > p0, "{p0:?} {p1:?}");
             // A run reports its CPU time, and one share per strategy.
             let r = simulate(&config(3000, 2), &AtomicU64::new(0)).unwrap();
             assert!(r.cpu.is_some());
