@@ -46,6 +46,56 @@ const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; \
                    base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/// Where a request goes: the one reading of the paths [`route`] serves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target<'a> {
+    /// A page file: its text and content type.
+    Page(&'static str, &'static str),
+    Placement,
+    Matches,
+    Rules,
+    Advise,
+    Games,
+    Trace,
+    Exec,
+    /// `/api/games/TOKEN/probe`.
+    Probe(&'a str),
+    /// `/api/games/TOKEN/reveal`.
+    Reveal(&'a str),
+    /// `/api/games/TOKEN/computer`.
+    Computer(&'a str),
+    /// `/api/games/TOKEN`.
+    Game(&'a str),
+}
+
+/// The target of `path`.
+/// Pre: none. Post: `None` for a path no route serves.
+fn target(path: &str) -> Option<Target<'_>> {
+    Some(match path {
+        "/" | "/index.html" => Target::Page(PAGE_HTML, "text/html; charset=utf-8"),
+        "/page.js" => Target::Page(PAGE_JS, "text/javascript; charset=utf-8"),
+        "/page.css" => Target::Page(PAGE_CSS, "text/css; charset=utf-8"),
+        "/favicon.ico" => Target::Page(FAVICON, "image/svg+xml"),
+        "/api/placement" => Target::Placement,
+        "/api/matches" => Target::Matches,
+        "/api/rules" => Target::Rules,
+        "/api/advise" => Target::Advise,
+        "/api/games" => Target::Games,
+        "/api/trace" => Target::Trace,
+        "/exec" => Target::Exec,
+        _ => {
+            let rest = path.strip_prefix("/api/games/")?;
+            match rest.split_once('/') {
+                None => Target::Game(rest),
+                Some((token, "probe")) => Target::Probe(token),
+                Some((token, "reveal")) => Target::Reveal(token),
+                Some((token, "computer")) => Target::Computer(token),
+                Some(_) => return None,
+            }
+        }
+    })
+}
+
 /// Whether [`route`] answers `req` in microseconds whatever its body and the server's
 /// state (a page file, the rules, a probe, a reveal, the computer's moves so far, a
 /// game forgotten):
@@ -53,13 +103,17 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; conn
 /// Everything else (a new game or match, advice, a trace, a placement) goes to a worker.
 /// Pre: none. Post: no change.
 pub(crate) fn quick(req: &Request) -> bool {
-    match req.path.as_str() {
-        "/" | "/index.html" | "/page.js" | "/page.css" | "/favicon.ico" | "/api/rules" => true,
-        path => match path.strip_prefix("/api/games/") {
-            Some(rest) => matches!(rest.split_once('/'), None | Some((_, "probe" | "reveal" | "computer"))),
-            None => false,
-        },
-    }
+    matches!(
+        target(&req.path),
+        Some(
+            Target::Page(..)
+                | Target::Rules
+                | Target::Probe(_)
+                | Target::Reveal(_)
+                | Target::Computer(_)
+                | Target::Game(_)
+        )
+    )
 }
 
 /// Answers one request.
@@ -67,6 +121,7 @@ pub(crate) fn quick(req: &Request) -> bool {
 pub(crate) fn route(state: &State, req: &Request) -> Response {
     let method = req.method.as_str();
     let get = method == "GET" || method == "HEAD";
+    let post = method == "POST";
     let path = req.path.as_str();
     let allowed = |ok: bool, allow: &'static str, f: &dyn Fn() -> Response| {
         if ok {
@@ -77,27 +132,22 @@ pub(crate) fn route(state: &State, req: &Request) -> Response {
             r
         }
     };
-    match path {
-        "/" | "/index.html" => allowed(get, "GET", &|| page(PAGE_HTML, "text/html; charset=utf-8")),
-        "/page.js" => allowed(get, "GET", &|| page(PAGE_JS, "text/javascript; charset=utf-8")),
-        "/page.css" => allowed(get, "GET", &|| page(PAGE_CSS, "text/css; charset=utf-8")),
-        "/favicon.ico" => allowed(get, "GET", &|| page(FAVICON, "image/svg+xml")),
-        "/api/placement" => allowed(method == "POST", "POST", &|| placement(state, req)),
-        "/api/matches" => allowed(method == "POST", "POST", &|| new_match(state, req)),
-        "/api/rules" => allowed(get, "GET", &rules_list),
-        "/api/advise" => allowed(method == "POST", "POST", &|| advise(req)),
-        "/api/games" => allowed(method == "POST", "POST", &|| new_game(state, req)),
-        "/api/trace" => allowed(get, "GET", &|| trace(req)),
-        "/exec" => allowed(get, "GET", &|| exec(state, req)),
-        _ => match path.strip_prefix("/api/games/").and_then(|rest| rest.split_once('/')) {
-            Some((token, "probe")) => allowed(method == "POST", "POST", &|| probe(state, token, req)),
-            Some((token, "reveal")) => allowed(method == "POST", "POST", &|| reveal(state, token)),
-            Some((token, "computer")) => allowed(get, "GET", &|| computer(state, token, req)),
-            _ => match path.strip_prefix("/api/games/").filter(|rest| !rest.contains('/')) {
-                Some(token) => allowed(method == "DELETE", "DELETE", &|| forget(state, token)),
-                None => Response::error(404, &format!("no such route: {}", shown(path))),
-            },
-        },
+    let Some(to) = target(path) else {
+        return Response::error(404, &format!("no such route: {}", shown(path)));
+    };
+    match to {
+        Target::Page(text, content_type) => allowed(get, "GET", &|| page(text, content_type)),
+        Target::Placement => allowed(post, "POST", &|| placement(state, req)),
+        Target::Matches => allowed(post, "POST", &|| new_match(state, req)),
+        Target::Rules => allowed(get, "GET", &rules_list),
+        Target::Advise => allowed(post, "POST", &|| advise(req)),
+        Target::Games => allowed(post, "POST", &|| new_game(state, req)),
+        Target::Trace => allowed(get, "GET", &|| trace(req)),
+        Target::Exec => allowed(get, "GET", &|| exec(state, req)),
+        Target::Probe(token) => allowed(post, "POST", &|| probe(state, token, req)),
+        Target::Reveal(token) => allowed(post, "POST", &|| reveal(state, token)),
+        Target::Computer(token) => allowed(get, "GET", &|| computer(state, token, req)),
+        Target::Game(token) => allowed(method == "DELETE", "DELETE", &|| forget(state, token)),
     }
 }
 
@@ -847,4 +897,40 @@ fn exec(state: &State, req: &Request) -> Response {
 /// Pre: none. Post: `Ok` holds 32 lower-case hex digits.
 fn new_token(state: &State) -> Result<String, Response> {
     state.tokens.token().map_err(|e| Response::error(500, &format!("no random token: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(path: &str) -> Request {
+        Request {
+            method: "GET".into(),
+            path: path.into(),
+            query: String::new(),
+            headers: Vec::new(),
+            body: Vec::new(),
+            keep_alive: true,
+        }
+    }
+
+    #[test]
+    fn every_path_has_one_target_and_the_quick_ones_are_the_loops() {
+        let quick_paths = ["/", "/index.html", "/page.js", "/page.css", "/favicon.ico", "/api/rules"];
+        let game_paths =
+            ["/api/games/ab12", "/api/games/ab12/probe", "/api/games/ab12/reveal", "/api/games/ab12/computer"];
+        let worker_paths = ["/api/placement", "/api/matches", "/api/advise", "/api/games", "/api/trace", "/exec"];
+        for path in quick_paths.iter().chain(&game_paths) {
+            assert!(target(path).is_some() && quick(&request(path)), "{path}");
+        }
+        for path in worker_paths {
+            assert!(target(path).is_some() && !quick(&request(path)), "{path}");
+        }
+        assert_eq!(target("/api/games/ab12/probe"), Some(Target::Probe("ab12")));
+        assert_eq!(target("/api/games/ab12"), Some(Target::Game("ab12")));
+        for path in ["/nope", "/api/games/ab12/probe/more", "/api/games/ab12/other", "/api/rules/", "/page.js/"] {
+            assert_eq!(target(path), None, "{path}");
+            assert!(!quick(&request(path)), "{path}");
+        }
+    }
 }
