@@ -387,7 +387,7 @@ fn the_page_in_a_real_browser() {
     let level = d.text("p-level-info");
     assert!(
         level.starts_with("Expert: lookahead,")
-            && level.contains("about 43.96 scans on average under classic (estimated: density's 44.43 less"),
+            && level.contains("44.05 scans on average under classic (2,000 games), the strongest"),
         "{level}"
     );
     d.choose("p-level", "hard");

@@ -823,16 +823,14 @@ fn rules_list_levels_and_strategies_per_preset_and_placements_and_the_icon() {
     assert_eq!(levels.len(), 4);
     let expert = &levels[3];
     assert_eq!(expert.get("level").and_then(Value::as_str), Some("expert"));
-    // Expert under classic is lookahead, its mean an estimate that says how it was had.
+    // Expert under classic is lookahead, its mean measured on the 2,000 boards too.
     assert_eq!(expert.get("strategy").and_then(Value::as_str), Some("lookahead"));
     assert!(r.body.contains("\"strategy\": \"lookahead\", \"summary\": "), "{}", r.body);
-    assert!(r.body.contains("\"mean\": 43.9600, \"estimate\": \"estimated: "), "{}", r.body);
-    let how = expert.get("estimate").and_then(Value::as_str).unwrap();
-    assert!(how.starts_with("estimated: density's 44.43 less"), "{how}");
+    assert!(r.body.contains("\"mean\": 44.0500}"), "{}", r.body);
     assert!(expert.get("summary").and_then(Value::as_str).unwrap().contains("a move"), "{}", r.body);
     let hard = &levels[2];
     assert!(r.body.contains("\"level\": \"hard\", \"strategy\": \"parity\""), "{}", r.body);
-    assert_eq!(hard.get("estimate"), Some(&Value::Null));
+    assert_eq!(hard.get("estimate"), None);
     assert!(r.body.contains("\"measured_games\": 2000"), "{}", r.body);
     let advise = |name: &str| {
         let p = presets.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)).unwrap();

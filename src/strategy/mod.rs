@@ -361,9 +361,10 @@ pub fn strongest(rules: &Rules) -> &'static str {
 
 /// Per preset, the strategy of fewest mean scans on its rules and bay among those that
 /// think at most about a second a move (simulate's 2,000 games a strategy, seed 2021,
-/// in the page's levels table): under classic lookahead, whose gain over density and
-/// time a move were measured there (report/results.md); under the others its gain was
-/// not measured, and they keep the strongest of the rest.
+/// in the page's levels table, whose unit test checks this one): under classic
+/// lookahead, measured on the same boards by `tests/bench/lookahead-study.sh`
+/// (report/results.md); under the others its gain and time a move were not measured,
+/// and they keep the strongest of the rest.
 pub const STRONGEST_BY_PRESET: [(&str, &str); 4] =
     [("problem-g", "bayes"), ("classic", "lookahead"), ("russian", "density"), ("starwars", "bayes")];
 

@@ -619,7 +619,6 @@ fn rules_list() -> Response {
                 .field("strategy", name)
                 .field("summary", summary)
                 .field("mean", levels::mean(p.name, name))
-                .field("estimate", levels::estimate(p.name, name))
         });
         let advise: &[&str] = if r.is_problem_g() { &["bayes", "prob"] } else { &["bayes"] };
         Object::new()

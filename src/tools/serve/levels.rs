@@ -4,11 +4,13 @@
 //! all --threads 1` (seed 2021). Expert is the strategy of fewest mean scans.
 //!
 //! Under classic that is lookahead, which `all` leaves out (about 7 CPU-seconds a
-//! game, under a second a move): its mean is an estimate ([`ESTIMATES`]), density's
-//! mean less lookahead's gain over density measured held out. The page shows the
-//! computer's moves as they are made ([`super::computer`]), so a player waits at most
-//! a move's thinking, not the whole game. Under the other presets lookahead's gain and
-//! its time a move were not measured, and Expert is the strongest of the others.
+//! game, under a second a move): its mean was measured on the same 2,000 boards by
+//! `tests/bench/lookahead-study.sh`, density and lookahead in 40 shards, whose record is
+//! `report/lookahead-study.txt` (a test checks the table against it). The page shows
+//! the computer's moves as they are made ([`super::computer`]), so a player waits at
+//! most a move's thinking, not the whole game. Under the other presets lookahead's
+//! gain and its time a move were not measured, and Expert is the strongest of the
+//! others.
 
 /// The games behind every mean of [`MEANS`].
 pub(crate) const MEASURED_GAMES: u64 = 2000;
@@ -25,8 +27,9 @@ const LADDER: [(&str, [&str; 3]); 4] = [
     ("starwars", ["hunt", "density", "density-random"]),
 ];
 
-/// Per preset and strategy: the mean scans over [`MEASURED_GAMES`] games.
-const MEANS: [(&str, &str, f64); 34] = [
+/// Per preset and strategy: the mean scans over [`MEASURED_GAMES`] games (classic's
+/// lookahead from the study's record, the others from `simulate --strategies all`).
+const MEANS: [(&str, &str, f64); 35] = [
     ("problem-g", "linear", 94.48),
     ("problem-g", "smart", 66.86),
     ("problem-g", "prob", 59.07),
@@ -45,6 +48,7 @@ const MEANS: [(&str, &str, f64); 34] = [
     ("classic", "hunt-parity", 60.99),
     ("classic", "density", 44.43),
     ("classic", "density-random", 44.76),
+    ("classic", "lookahead", 44.05),
     ("russian", "linear", 95.43),
     ("russian", "smart", 68.79),
     ("russian", "prob", 65.45),
@@ -63,26 +67,10 @@ const MEANS: [(&str, &str, f64); 34] = [
     ("starwars", "density-random", 280.70),
 ];
 
-/// Per preset and strategy: a mean scans estimated, not measured over
-/// [`MEASURED_GAMES`] games (such a run would take hours), and how.
-const ESTIMATES: [(&str, &str, f64, &str); 1] = [(
-    "classic",
-    "lookahead",
-    43.96,
-    "estimated: density's 44.43 less its gain over density measured on 64 boards, 0.47 with a standard error of 0.05",
-)];
-
-/// The mean scans of `strategy` under `preset`, when measured or estimated.
-/// Pre: none. Post: `None` for a pair in neither table.
+/// The mean scans of `strategy` under `preset`, when measured.
+/// Pre: none. Post: `None` for a pair not in the table.
 pub(crate) fn mean(preset: &str, strategy: &str) -> Option<f64> {
-    let measured = MEANS.iter().find(|(p, s, _)| *p == preset && *s == strategy).map(|&(_, _, m)| m);
-    measured.or_else(|| ESTIMATES.iter().find(|(p, s, _, _)| *p == preset && *s == strategy).map(|e| e.2))
-}
-
-/// How the mean of `strategy` under `preset` was had, when it is an estimate.
-/// Pre: none. Post: `None` for a measured mean, or none.
-pub(crate) fn estimate(preset: &str, strategy: &str) -> Option<&'static str> {
-    ESTIMATES.iter().find(|(p, s, _, _)| *p == preset && *s == strategy).map(|e| e.3)
+    MEANS.iter().find(|(p, s, _)| *p == preset && *s == strategy).map(|&(_, _, m)| m)
 }
 
 /// The strategies of [`LEVELS`] under `preset`.
@@ -112,9 +100,9 @@ mod tests {
             for name in ladder {
                 assert!(playable.contains(&name), "{preset}: {name}");
             }
-            // Every strategy `all` plays has a measured mean; others may have an estimate.
+            // Every strategy `all` plays has a measured mean, and so has every level's.
             for e in strategy::every(&rules) {
-                assert!(mean(preset, e.name).is_some() && estimate(preset, e.name).is_none(), "{preset}: {}", e.name);
+                assert!(mean(preset, e.name).is_some(), "{preset}: {}", e.name);
             }
             let best = playable.iter().filter_map(|n| mean(preset, n)).fold(f64::INFINITY, f64::min);
             assert_eq!(mean(preset, ladder[3]), Some(best), "{preset}");
@@ -123,19 +111,37 @@ mod tests {
             assert!(means.len() == 4 && means.windows(2).all(|w| w[0] > w[1]), "{preset}: {means:?}");
         }
         assert_eq!(MEANS.iter().filter(|(p, _, _)| !PRESET_NAMES.contains(p)).count(), 0);
-        for (preset, name, _, how) in ESTIMATES {
-            assert!(PRESET_NAMES.contains(&preset) && MEANS.iter().all(|e| (e.0, e.1) != (preset, name)));
-            assert!(how.starts_with("estimated: "), "{how}");
-        }
     }
 
     #[test]
-    fn the_classic_expert_is_lookahead_and_its_mean_is_density_less_its_gain() {
+    fn the_classic_expert_is_lookahead_and_its_mean_is_the_studys() {
         assert_eq!(ladder("classic").unwrap()[3], "lookahead");
-        let density = mean("classic", "density").unwrap();
-        let how = estimate("classic", "lookahead").unwrap();
-        assert!(how.contains(&format!("density's {density:.2}")), "{how}");
-        assert!((mean("classic", "lookahead").unwrap() - (density - 0.47)).abs() < 1e-9);
-        assert_eq!(estimate("classic", "density"), None);
+        // The study's record: a version line, then one line per shard with its JSON.
+        let record = include_str!("../../../report/lookahead-study.txt");
+        let mut totals = [(0u64, 0u64); 2]; // (games, scans) of density and lookahead
+        let mut shards = std::collections::BTreeSet::new();
+        for line in record.lines().filter(|l| l.starts_with("shard ")) {
+            let json = crate::render::json::parse(line.get(line.find('{').unwrap()..).unwrap()).unwrap();
+            assert_eq!(json.get("seed").and_then(|v| v.as_u64()), Some(2021));
+            let shard = json.get("shard").unwrap();
+            assert_eq!(shard.get("count").and_then(|v| v.as_u64()), Some(40));
+            assert!(shards.insert(shard.get("index").and_then(|v| v.as_u64()).unwrap()), "{line}");
+            let strategies = json.get("strategies").and_then(|v| v.as_array()).unwrap();
+            for (total, (s, name)) in totals.iter_mut().zip(strategies.iter().zip(["density", "lookahead"])) {
+                assert_eq!(s.get("name").and_then(|v| v.as_str()), Some(name));
+                for pair in s.get("histogram").and_then(|v| v.as_array()).unwrap() {
+                    let [scans, games] = [0, 1].map(|k| pair.as_array().unwrap()[k].as_u64().unwrap());
+                    *total = (total.0 + games, total.1 + scans * games);
+                }
+            }
+        }
+        assert_eq!(shards.len(), 40, "every shard of the study is in the record");
+        for ((games, scans), name) in totals.into_iter().zip(["density", "lookahead"]) {
+            assert_eq!(games, MEASURED_GAMES, "{name}");
+            // The same boards as `simulate --strategies all`: density's mean is the table's.
+            let table = mean("classic", name).unwrap();
+            assert!((scans as f64 / games as f64 - table).abs() < 0.005 + 1e-9, "{name}: {scans}/{games} vs {table}");
+        }
+        assert!(mean("classic", "lookahead") < mean("classic", "density"));
     }
 }

@@ -337,9 +337,9 @@ function pLevelInfo() {
   const s = v.startsWith("s:") ? p.strategies.find((x) => x.name === name) : p.levels.find((x) => x.level === v);
   const level = v.startsWith("s:") ? name : { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" }[v];
   P.who = v.startsWith("s:") ? name : level + ", " + name;
-  const how = s && s.estimate ? " (" + s.estimate + ")" : " (" + fmt(MEASURED) + " games)";
-  $("p-level-info").textContent = level + ": " + name + ", " + (s ? s.summary : "") + "; " + (s && s.estimate ? "about " : "") +
-    scans(s && s.mean) + " under " + P.rules + how + (v === "expert" ? ", the strongest the page plays for these rules." : ".");
+  $("p-level-info").textContent = level + ": " + name + ", " + (s ? s.summary : "") + "; " +
+    scans(s && s.mean) + " under " + P.rules + " (" + fmt(MEASURED) + " games)" +
+    (v === "expert" ? ", the strongest the page plays for these rules." : ".");
 }
 
 function pMsg(t, over) { $("p-msg").textContent = t; $("p-msg").classList.toggle("over", !!over); }
