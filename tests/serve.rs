@@ -674,12 +674,15 @@ fn computer_game(c: &mut Client, token: &str) -> Value {
     }
 }
 
+/// A classic fleet for the player's side of a match, as the API reads it.
+const CLASSIC_SHIPS: &str = "[[[0,0],[0,1],[0,2],[0,3],[0,4]], [[2,0],[2,1],[2,2],[2,3]], [[4,2],[4,3],[4,4]], \
+                             [[6,5],[7,5],[8,5]], [[9,0],[9,1]]]";
+
 #[test]
 fn a_match_the_computers_game_off_the_request_path_and_giving_up() {
     let h = default_server();
     let mut c = Client::new(&h.addr().to_string());
-    let ships = "[[[0,0],[0,1],[0,2],[0,3],[0,4]], [[2,0],[2,1],[2,2],[2,3]], [[4,2],[4,3],[4,4]], \
-                 [[6,5],[7,5],[8,5]], [[9,0],[9,1]]]";
+    let ships = CLASSIC_SHIPS;
     let body = format!(
         "{{\"rules\": \"classic\", \"strategy\": \"density\", \"placement\": \"opponent\", \"ships\": {ships}}}"
     );
@@ -752,8 +755,7 @@ fn a_match_the_computers_game_off_the_request_path_and_giving_up() {
 fn the_computers_moves_come_as_they_are_made_and_a_forgotten_game_is_gone() {
     let h = default_server();
     let mut c = Client::new(&h.addr().to_string());
-    let ships = "[[[0,0],[0,1],[0,2],[0,3],[0,4]], [[2,0],[2,1],[2,2],[2,3]], [[4,2],[4,3],[4,4]], \
-                 [[6,5],[7,5],[8,5]], [[9,0],[9,1]]]";
+    let ships = CLASSIC_SHIPS;
     // lookahead thinks up to a second a move, seconds a game: its first moves come long
     // before its game ends.
     let body = format!("{{\"rules\": \"classic\", \"strategy\": \"lookahead\", \"ships\": {ships}}}");

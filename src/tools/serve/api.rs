@@ -508,13 +508,12 @@ fn new_match(state: &State, req: &Request) -> Response {
             let names = strategy::NAMES.join(", ");
             return Err(Response::error(400, &format!("`strategy` must be one of {names}")));
         };
-        (entry.supports)(&rules)
-            .map_err(|why| Response::error(400, &format!("strategy {name} cannot play these rules: {why}")))?;
+        // The strategy module's own refusals, as the commands give them.
+        (entry.supports)(&rules).map_err(|why| {
+            Response::error(400, &strategy::StrategyError::Unsupported { name: entry.name, why }.to_string())
+        })?;
         let (rows, cols) = rules.bay();
-        if rows.saturating_mul(cols) > entry.max_cells {
-            let most = entry.max_cells;
-            return Err(Response::error(400, &format!("strategy {name} plays bays of at most {most} cells")));
-        }
+        strategy::check_size(&name, rows, cols, &rules).map_err(|e| Response::error(400, &e.to_string()))?;
         let mine = body_fleet(&body, &rules)?;
         let theirs = placed(state, &rules, how)?;
         let seed = state.tokens.seed().map_err(|e| Response::error(500, &format!("no random seed: {e}")))?;

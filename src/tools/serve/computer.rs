@@ -168,19 +168,11 @@ mod tests {
     use super::*;
     use crate::game::rules::Rules;
     use crate::strategy::testing::game_boards;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     /// Waits until `ok` holds of where `job` stands (at most a minute).
     fn until(job: &Job, ok: impl Fn(&super::super::games::Since) -> bool) -> super::super::games::Since {
-        let start = Instant::now();
-        loop {
-            let since = job.since(0);
-            if ok(&since) {
-                return since;
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "{since:?}");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        super::super::games::tests::until(job, Duration::from_secs(60), ok)
     }
 
     #[test]

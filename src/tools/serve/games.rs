@@ -248,7 +248,7 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn board() -> Board {
@@ -267,17 +267,23 @@ mod tests {
         assert!(store.with("c", |_| ()).is_some());
     }
 
-    /// Waits until `job` has ended.
-    fn ended(job: &Job) -> Since {
+    /// Waits until `ok` holds of where `job` stands, at most `limit` (the computer's
+    /// tests wait on it too).
+    pub(crate) fn until(job: &Job, limit: std::time::Duration, ok: impl Fn(&Since) -> bool) -> Since {
         let start = std::time::Instant::now();
         loop {
             let since = job.since(0);
-            if since.end.is_some() {
+            if ok(&since) {
                 return since;
             }
-            assert!(start.elapsed().as_secs() < 10);
+            assert!(start.elapsed() < limit, "{since:?}");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
+    }
+
+    /// Waits until `job` has ended (at most 10 s).
+    fn ended(job: &Job) -> Since {
+        until(job, std::time::Duration::from_secs(10), |s| s.end.is_some())
     }
 
     #[test]
