@@ -1429,3 +1429,99 @@ fn fit_the_leaf() {
         );
     }
 }
+
+/// Writes lookahead's opening book (src/strategy/lookahead/book.txt): the choices of
+/// `Lookahead::new` under the default seed in every classic state a game reaches with a
+/// chance of at least `BOOK_REACH` (default 0.001), the chances estimated on
+/// `BOOK_SAMPLES` layouts (default 4,096). `BOOK_OUT` writes elsewhere. About 8 minutes.
+#[test]
+#[ignore = "makes lookahead's opening book (minutes)"]
+fn make_the_lookahead_book() {
+    use spot_the_ships::strategy::lookahead::book;
+    let reach = env_or("BOOK_REACH", 0.001);
+    let samples = env_or("BOOK_SAMPLES", 4096.0) as usize;
+    let out = std::env::var("BOOK_OUT").unwrap_or_else(|_| "src/strategy/lookahead/book.txt".to_string());
+    let rules = Rules::preset(book::GAME.0).expect("a preset");
+    let mut look = spot_the_ships::strategy::Lookahead::new(spot_the_ships::strategy::DEFAULT_SEED).without_book();
+    let (cpu, started) = (thread_cpu_seconds(), std::time::Instant::now());
+    let (text, made) = book::make(&mut look, &rules, reach, samples).expect("a book");
+    std::fs::write(&out, text).expect("written");
+    println!(
+        "{out}: {} states at a chance of at least {reach} ({samples} layouts a state); a game takes {:.2} probes from it on average; {:.0} CPU-s, {:.0} s",
+        made.states,
+        made.probes,
+        thread_cpu_seconds() - cpu,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The kept book is what `book::make` writes with the settings its first line names:
+/// every choice in it the search's own, and the same book made again.
+#[test]
+#[ignore = "makes lookahead's opening book again (minutes)"]
+fn the_kept_lookahead_book_is_what_make_writes() {
+    use spot_the_ships::strategy::lookahead::book;
+    let (reach, samples) = book::made_with().expect("the book's first line");
+    let rules = Rules::preset(book::GAME.0).expect("a preset");
+    let mut look = spot_the_ships::strategy::Lookahead::new(spot_the_ships::strategy::DEFAULT_SEED).without_book();
+    let (text, made) = book::make(&mut look, &rules, reach, samples).expect("a book");
+    let kept = std::fs::read_to_string("src/strategy/lookahead/book.txt").expect("the kept book");
+    assert!(text == kept, "the book made again differs from the kept one ({} states)", made.states);
+}
+
+/// Where `Lookahead::new`'s CPU time goes in a classic game: the share of its choosing
+/// by the probe's number, and the share spent in states that more than one of the
+/// games met (all games under one seed, so that a state's choice is the same in each):
+/// what an opening book can save. `COST_GAMES` boards of seed 2021 (default 16).
+#[test]
+#[ignore = "measurement (about a minute on two threads)"]
+fn lookahead_cost_by_probe() {
+    let games = env_or("COST_GAMES", 16.0) as u64;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, 2021, games);
+    let per_game = on_two_threads(
+        &boards,
+        || (),
+        |_, _, board| {
+            let mut look = spot_the_ships::strategy::Lookahead::new(7);
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            let mut choices = Vec::new();
+            while !scan.is_done() {
+                let record = scan.record();
+                let known: Vec<Option<Answer>> =
+                    (0..record.rows() * record.cols()).map(|i| record.answer_at(i)).collect();
+                let known = format!("{known:?}");
+                let cpu = thread_cpu_seconds();
+                let (chosen, _) = look.decide(&scan).expect("a choice");
+                choices.push((known, thread_cpu_seconds() - cpu));
+                scan.probe(chosen, Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            choices
+        },
+    );
+    let total: f64 = per_game.iter().flatten().map(|c| c.1).sum();
+    let mut by_probe = vec![0.0; 101];
+    for game in &per_game {
+        for (k, c) in game.iter().enumerate() {
+            by_probe[k.min(100)] += c.1;
+        }
+    }
+    let mut so_far = 0.0;
+    for (k, cpu) in by_probe.iter().enumerate().take(30) {
+        so_far += cpu;
+        println!("probe {}: {:.3} of the CPU time, {:.3} up to here", k + 1, cpu / total, so_far / total);
+    }
+    let mut met: HashMap<&str, (usize, f64)> = HashMap::new();
+    for c in per_game.iter().flatten() {
+        let e = met.entry(c.0.as_str()).or_default();
+        *e = (e.0 + 1, e.1 + c.1);
+    }
+    for least in [2, 4, 8] {
+        let (n, cpu) = met.values().filter(|e| e.0 >= least).fold((0, 0.0), |(n, c), e| (n + 1, c + e.1));
+        println!("states met in at least {least} of the {games} games: {n}, {:.3} of the CPU time", cpu / total);
+    }
+    println!("{games} games, {:.2} CPU-s of choosing a game", total / games as f64);
+}

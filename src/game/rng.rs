@@ -34,6 +34,20 @@ impl Rng {
         Rng::new(splitmix(&mut st2))
     }
 
+    /// The generator's whole state, to be written down and put back with
+    /// [`Rng::from_state`] (lookahead's opening book keeps where its stream stood).
+    /// Pre: none. Post: no change.
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// The generator whose state is `s`, as [`Rng::state`] gave it.
+    /// Pre: `s` is a state a generator had (not all zero). Post: the stream that
+    /// generator gave from there.
+    pub fn from_state(s: [u64; 4]) -> Rng {
+        Rng { s }
+    }
+
     /// The next 64 random bits.
     /// Pre: none. Post: advances the state.
     pub fn next_u64(&mut self) -> u64 {

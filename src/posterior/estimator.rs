@@ -55,6 +55,23 @@ pub struct Checkpoint {
     work: u64,
 }
 
+impl Checkpoint {
+    /// The checkpoint as five words: the stream's state, then the work count.
+    /// Pre: none. Post: [`Checkpoint::from_words`] gives it back.
+    pub fn words(&self) -> [u64; 5] {
+        let [a, b, c, d] = self.rng.state();
+        [a, b, c, d, self.work]
+    }
+
+    /// The checkpoint [`Checkpoint::words`] wrote as `w`.
+    /// Pre: `w` was written by `words`. Post: an estimator restored to it draws as the
+    /// one the words were taken from.
+    pub fn from_words(w: [u64; 5]) -> Checkpoint {
+        let [a, b, c, d, work] = w;
+        Checkpoint { rng: Rng::from_state([a, b, c, d]), work }
+    }
+}
+
 impl Estimator {
     /// An estimator with default [`Settings`] drawing from `seed`.
     /// Pre: none. Post: empty pool.
