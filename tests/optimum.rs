@@ -1525,3 +1525,120 @@ fn lookahead_cost_by_probe() {
     }
     println!("{games} games, {:.2} CPU-s of choosing a game", total / games as f64);
 }
+
+/// How much of lookahead's rollout work the layouts could share. Density's choice is a
+/// function of the answers so far, so a probe's rollouts on many layouts form a tree:
+/// the five candidates' games played in step (a game joins an earlier one in the same
+/// state, and a layout is settled once all have met or ended, as lookahead plays them),
+/// a node for every sequence of the games' answers that some layout gives. A rollout
+/// engine that played the tree would choose and update once a node instead of once a
+/// layout. For every state of density's games on `SHARE_GAMES` classic boards of seed
+/// 2021 (default 4), on `SHARE_LAYOUTS` layouts drawn there (default 1,024, lookahead's
+/// batch): the games' probes as played now, as the tree would play them, and the ratio
+/// (the most such sharing could save, before copying a state at each branch).
+#[test]
+#[ignore = "measurement (a few minutes)"]
+fn lookahead_rollouts_shared_prefixes() {
+    use spot_the_ships::posterior::{Estimator, Evidence, Prior, Settings};
+    let games = env_or("SHARE_GAMES", 4.0) as u64;
+    let n = env_or("SHARE_LAYOUTS", 1024.0) as usize;
+    let rules = Rules::preset("classic").expect("a preset");
+    let boards = classic_boards(&rules, 2021, games);
+    let code = |a: Answer| match a {
+        Answer::Miss => 0u8,
+        Answer::Hit => 1,
+        Answer::Sunk(None) => 2,
+        Answer::Sunk(Some(k)) => u8::try_from(k).map_or(u8::MAX, |k| k.saturating_add(3)),
+    };
+    // Per phase (hunting, a ship hit and afloat): probes as played, probes of the tree.
+    let per_game = on_two_threads(
+        &boards,
+        || (),
+        |_, g, board| {
+            let settings = Settings { prior: Prior::Uniform, samples: n, ..Settings::default() };
+            let mut odds = Estimator::with_settings(g as u64, settings);
+            let (mut drawn, mut totals) = (Vec::new(), [(0usize, 0usize); 2]);
+            let mut player = Density::default();
+            let mut referee = Referee::new(board);
+            let mut silent = Silent;
+            let mut scan = Scan::new(&mut referee, &mut silent);
+            while !scan.is_done() {
+                let cands = player.ranked(&scan, CANDIDATES).expect("ranked");
+                let rules = scan.rules().clone();
+                let afloat = spot_the_ships::strategy::lookahead::hit_afloat(&scan, &rules);
+                let ev = Evidence { known: scan.record(), wrecks: None, rules: &rules };
+                if cands.len() > 1 && odds.sample_layouts(&ev, n, &mut drawn).is_ok() {
+                    // Each node (a prefix of the answers) and the probes made there.
+                    let mut nodes: HashMap<Vec<u8>, usize> = HashMap::new();
+                    let mut played = 0;
+                    for l in &drawn {
+                        let Ok(layout) = Board::with_rules(10, 10, l.ships.clone(), &rules) else { continue };
+                        // Each game's record and next cell (None: ended or joined).
+                        let mut lanes: Vec<(ScanRecord, Option<Position>)> =
+                            cands.iter().map(|&c| (scan.record().clone(), Some(c))).collect();
+                        let mut path = Vec::new();
+                        loop {
+                            let mut probes = 0;
+                            for (record, next) in lanes.iter_mut() {
+                                let Some(cell) = *next else { continue };
+                                let mut referee = Referee::new(&layout);
+                                let mut silent = Silent;
+                                let mut sub = Scan::resume(&mut referee, &mut silent, record.clone());
+                                let answer = sub.probe(cell, Source::Density).expect("a probe");
+                                path.push(code(answer));
+                                probes += 1;
+                                *next =
+                                    if sub.is_done() { None } else { Some(player.ranked(&sub, 1).expect("ranked")[0]) };
+                                *record = sub.record().clone();
+                            }
+                            played += probes;
+                            nodes.entry(path.clone()).or_insert(probes);
+                            // A game in the state of an earlier one still playing joins it.
+                            let mut done = false;
+                            for j in 0..lanes.len() {
+                                if lanes[j].1.is_none() {
+                                    done |= lanes[j].0.hits() == layout_cells(&layout);
+                                    continue;
+                                }
+                                let joins =
+                                    (0..j).any(|k| lanes[k].1.is_some() && same_state(&lanes[k].0, &lanes[j].0));
+                                if joins {
+                                    lanes[j].1 = None;
+                                }
+                            }
+                            let playing = lanes.iter().filter(|l| l.1.is_some()).count();
+                            if playing == 0 || (playing == 1 && !done) {
+                                break;
+                            }
+                        }
+                    }
+                    let t = &mut totals[usize::from(afloat)];
+                    *t = (t.0 + played, t.1 + nodes.values().sum::<usize>());
+                }
+                let cell = cands[0];
+                scan.probe(cell, Source::Density).expect("a probe");
+                scan.end_step();
+            }
+            totals
+        },
+    );
+    for (phase, name) in ["hunting", "a ship hit and afloat"].iter().enumerate() {
+        let (now, tree) = per_game.iter().fold((0, 0), |(p, q), t| (p + t[phase].0, q + t[phase].1));
+        println!(
+            "{name}: {now} probes as played, {tree} as a tree would: {:.2} times",
+            now as f64 / tree.max(1) as f64
+        );
+    }
+    let (now, tree) = per_game.iter().fold((0, 0), |(p, q), t| (p + t[0].0 + t[1].0, q + t[0].1 + t[1].1));
+    println!("{games} boards, {n} layouts a state: {:.2} times fewer probes in all", now as f64 / tree.max(1) as f64);
+}
+
+/// The ship cells of `board`.
+fn layout_cells(board: &Board) -> usize {
+    board.ships().map(|s| s.cells().count()).sum()
+}
+
+/// True when two records know the same of every cell (the state density sees).
+fn same_state(a: &ScanRecord, b: &ScanRecord) -> bool {
+    (0..a.rows() * a.cols()).all(|i| a.answer_at(i) == b.answer_at(i))
+}
