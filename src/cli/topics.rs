@@ -104,7 +104,7 @@ fn strategies() -> String {
          always one the rules allow: play's prob gives way to the strongest for the\n\
          rules (lookahead under classic on its 10x10 bay, else bayes), simulate's\n\
          four (the statement's) to every strategy the rules allow. lookahead plays\n\
-         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at about 7 CPU-seconds a\n\
+         bays of at most {LOOKAHEAD_CELLS} cells (not starwars's 58x23), at about 4 CPU-seconds a\n\
          classic game, under a second a move (report/results.md); `all` leaves it out.\n",
     ));
     out

@@ -195,7 +195,7 @@ pub const STRATEGIES: [Entry; 11] = [
     Entry {
         max_cells: crate::limits::LOOKAHEAD_CELLS,
         name: "lookahead",
-        summary: "density's top 5 on 8,192 layouts: 7 CPU-s a game, 1 s a move",
+        summary: "density's top 5 on 8,192 layouts: 4 CPU-s a game, 1 s a move",
         supports: any_rules,
         bytes_per_cell: 5,
         make: |seed| Box::new(Lookahead::new(seed)),

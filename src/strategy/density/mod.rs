@@ -29,6 +29,7 @@
 mod small;
 /// The features a lookahead's leaf estimate weighs ([`crate::strategy::lookahead::Leaf`]).
 pub(crate) use small::FEATURES as LEAF_FEATURES;
+pub(crate) use small::TREE_CANDIDATES;
 
 use super::ScanStrategy;
 use crate::game::bay::Bay;

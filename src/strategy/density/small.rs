@@ -26,6 +26,7 @@ use crate::game::position::Position;
 use crate::game::rng::Rng;
 use crate::game::rules::{Rules, Sunk};
 use crate::game::shape::Shape;
+use crate::game::ship::Ship;
 use crate::limits::memory::{self, OutOfMemory};
 use crate::scan::observer::Source;
 use crate::scan::record::CellState;
@@ -484,13 +485,24 @@ struct Key {
 
 /// One layout as rollouts see it: each ship's cells and the kind a sunk answer names
 /// under named sunk rules, and every ship cell.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Layout {
     ships: Vec<(u128, Option<usize>)>,
     all: u128,
 }
 
 impl Layout {
+    /// Reads `board`'s ships into this layout (its memory reused).
+    fn read(&mut self, bay: Bay, board: &Board) {
+        self.ships.clear();
+        self.all = 0;
+        for (k, ship) in board.ships().enumerate() {
+            let mask = mask_of(bay, ship.cells());
+            self.ships.push((mask, board.kind_of(k)));
+            self.all |= mask;
+        }
+    }
+
     /// The answer to a probe of cell `i` when `hits` are the hits before it, as the
     /// referee gives it (`scan::referee::answer`) under sunk rules `sunk`.
     fn answer(&self, i: usize, hits: u128, sunk: Sunk) -> Answer {
@@ -537,7 +549,10 @@ struct Lane {
 /// every rollout is joined to one, all end alike and the layout is settled: their
 /// differences, all lookahead weighs, are 0. Candidates often meet within a few probes
 /// (each probes the others' cells soon after its own when they miss), so most layouts
-/// cost a few probes instead of a game per candidate.
+/// cost a few probes instead of a game per candidate. Many layouts kept together
+/// ([`Rollouts::keep_ships`], [`Rollouts::play_kept`]) are played as a tree: layouts
+/// that have answered alike share their games until their answers part, which takes
+/// lookahead's batches about half the probes, for the same counts.
 pub(crate) struct Rollouts<'a> {
     small: &'a mut Small,
     rules: Rules,
@@ -551,6 +566,10 @@ pub(crate) struct Rollouts<'a> {
     /// One rollout per candidate (kept for their memory).
     lanes: Vec<Lane>,
     layout: Layout,
+    /// Layouts kept to be played together as a tree ([`Rollouts::play_kept`]).
+    kept: Vec<Layout>,
+    /// The tree's copies of the games no longer in use (kept for their memory).
+    spare: Vec<Vec<Lane>>,
 }
 
 impl<'a> Rollouts<'a> {
@@ -588,6 +607,8 @@ impl<'a> Rollouts<'a> {
             rng,
             lanes: Vec::new(),
             layout: Layout::default(),
+            kept: Vec::new(),
+            spare: Vec::new(),
         })
     }
 
@@ -660,6 +681,233 @@ impl<'a> Rollouts<'a> {
         true
     }
 
+    /// Keeps the layout of `ships`, every ship of the fleet ordered by its kind in the
+    /// fleet (as [`crate::posterior::Estimator::sample_layouts`] draws them): the layout
+    /// of the board they make ([`Rollouts::play`] reads the same), without making it.
+    /// Pre: `ships` make a board that agrees with the state, in that order. Post: one
+    /// more layout kept.
+    pub(crate) fn keep_ships(&mut self, ships: &[Ship]) {
+        let bay = self.small.bay;
+        let mut kinds = self.fleet.kinds().iter().enumerate().flat_map(|(j, k)| std::iter::repeat_n(j, k.count));
+        let mut layout = Layout::default();
+        for ship in ships {
+            let mask = mask_of(bay, ship.cells());
+            layout.ships.push((mask, kinds.next()));
+            layout.all |= mask;
+        }
+        self.kept.push(layout);
+    }
+
+    /// True when [`Rollouts::keep_ships`] keeps of `ships` what [`Rollouts::play`]
+    /// reads of `board`, the board they make (tests).
+    #[cfg(test)]
+    pub(crate) fn keeps_alike(&mut self, board: &Board, ships: &[Ship]) -> bool {
+        self.keep_ships(ships);
+        let kept = self.kept.pop();
+        let mut made = Layout::default();
+        made.read(self.small.bay, board);
+        kept.is_some_and(|k| k.ships == made.ships && k.all == made.all)
+    }
+
+    /// Plays density out after each of `cands` on every layout kept, as
+    /// [`Rollouts::play`] on each in turn would, and forgets them: `out` gets, per layout
+    /// in the order kept, the counts `play` gives, or `None` where it gives none. The
+    /// layouts' games are played as a tree: density's choice depends only on the answers
+    /// so far, so layouts that have given the same answers share one game, which chooses
+    /// and takes in each answer once for all of them and parts where their answers part.
+    /// Pre: as [`Rollouts::play`] for each layout; at most [`TREE_CANDIDATES`]
+    /// candidates. Post: `kept` empty; `out` holds one entry per layout kept (it is
+    /// cleared first), all `None` when there are more candidates.
+    pub(crate) fn play_kept(&mut self, cands: &[Position], out: &mut Vec<Option<Vec<usize>>>) {
+        let kept = std::mem::take(&mut self.kept);
+        out.clear();
+        out.resize(kept.len(), None);
+        if cands.len() > TREE_CANDIDATES {
+            self.kept = kept;
+            self.kept.clear();
+            return;
+        }
+        let bay = self.small.bay;
+        let mut lanes = Vec::with_capacity(cands.len());
+        for c in cands {
+            let first = bay.index(*c);
+            if c.col >= bay.cols || self.start.known.unknown & bit(first) == 0 {
+                self.kept = kept;
+                self.kept.clear();
+                return;
+            }
+            let mut lane = self.start.clone();
+            lane.stage = Stage::Playing(first);
+            lanes.push(lane);
+        }
+        let mut set: Vec<usize> = (0..kept.len()).collect();
+        self.grow(&kept, &mut set, lanes, 0, out);
+        self.kept = kept;
+        self.kept.clear();
+    }
+
+    /// One node of [`Rollouts::play_kept`]'s tree: the layouts `set`, which have given
+    /// the same answers, and the candidates' games after `probes` probes each (`lanes`,
+    /// still to play). Plays one probe of every game still playing, splits `set` by the
+    /// answers, and goes on with each part until its games end as in [`Rollouts::step`].
+    fn grow(
+        &mut self,
+        kept: &[Layout],
+        set: &mut [usize],
+        lanes: Vec<Lane>,
+        probes: usize,
+        out: &mut [Option<Vec<usize>>],
+    ) {
+        if let [k] = *set {
+            // One layout: its games play on alone to the end, in place.
+            let Some(layout) = kept.get(k) else { return };
+            let (mut lanes, mut probes) = (lanes, probes);
+            loop {
+                probes += 1;
+                match self.probe_all(layout, &mut lanes, probes) {
+                    Some(true) => {
+                        if let Some(slot) = out.get_mut(k) {
+                            *slot = self.counts(&lanes, probes);
+                        }
+                        break;
+                    }
+                    Some(false) => {}
+                    None => break,
+                }
+            }
+            self.spare.push(lanes);
+            return;
+        }
+        let sunk = self.rules.sunk();
+        // Each layout's answers to the games' next probes, a byte a game (a bay of at
+        // most MAX_CELLS cells holds at most 128 ships, so a sunk kind's code stays
+        // below the byte of a game not playing).
+        let answer_code = |a: Answer| match a {
+            Answer::Miss => 0u8,
+            Answer::Hit => 1,
+            Answer::Sunk(None) => 2,
+            Answer::Sunk(Some(k)) => u8::try_from(k).map_or(u8::MAX, |k| k.saturating_add(3)),
+        };
+        let codes = |l: &Layout| -> u64 {
+            lanes.iter().fold(0u64, |key, lane| {
+                let code = match lane.stage {
+                    Stage::Playing(cell) => answer_code(l.answer(cell, lane.known.hits, sunk)),
+                    _ => u8::MAX,
+                };
+                (key << 8) | u64::from(code)
+            })
+        };
+        // The parts: layouts of the same answers together, each part in the order kept.
+        let mut keyed: Vec<(u64, usize)> = set.iter().filter_map(|&k| kept.get(k).map(|l| (codes(l), k))).collect();
+        keyed.sort();
+        let mut parts: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, (key, k)) in keyed.iter().enumerate() {
+            if let Some(slot) = set.get_mut(i) {
+                *slot = *k;
+            }
+            match parts.last_mut() {
+                Some(r) if keyed.get(r.start).is_some_and(|(first, _)| first == key) => r.end = i + 1,
+                _ => parts.push(i..i + 1),
+            }
+        }
+        let count = parts.len();
+        let mut lanes = Some(lanes);
+        for (n, part) in parts.into_iter().enumerate() {
+            // The last part takes the games themselves; the others a copy.
+            let mut mine = match lanes.as_deref() {
+                Some(from) if n + 1 < count => self.copy_of(from),
+                _ => lanes.take().unwrap_or_default(),
+            };
+            let Some(layout) = set.get(part.start).and_then(|&k| kept.get(k)) else { continue };
+            let ended = self.probe_all(layout, &mut mine, probes + 1);
+            let Some(part_set) = set.get_mut(part) else { continue };
+            match ended {
+                Some(true) => {
+                    for &k in part_set.iter() {
+                        if let Some(slot) = out.get_mut(k) {
+                            *slot = self.counts(&mine, probes + 1);
+                        }
+                    }
+                }
+                Some(false) => {
+                    self.grow(kept, part_set, mine, probes + 1, out);
+                    continue;
+                }
+                None => {}
+            }
+            self.spare.push(mine);
+        }
+    }
+
+    /// A copy of the games `from`, in memory kept from earlier copies where there is.
+    fn copy_of(&mut self, from: &[Lane]) -> Vec<Lane> {
+        let mut lanes = self.spare.pop().unwrap_or_default();
+        lanes.truncate(from.len());
+        for (lane, f) in lanes.iter_mut().zip(from) {
+            lane.known = f.known;
+            lane.weights.clone_from(&f.weights);
+            lane.totals.clone_from(&f.totals);
+            lane.afloat.copy_from(&f.afloat);
+            lane.stage = f.stage;
+            lane.key = f.key;
+            lane.apart_at_trace = f.apart_at_trace;
+        }
+        let have = lanes.len();
+        lanes.extend(from.iter().skip(have).cloned());
+        lanes
+    }
+
+    /// One probe of every game in `lanes` still playing, answered by `layout`, then the
+    /// joins, as in [`Rollouts::step`]'s loop, `probes` the probes made after it.
+    /// Pre: none. Post: `Some(true)` when the games end there (every one over, or all in
+    /// one state), `Some(false)` when they play on, `None` past the bay's cells.
+    fn probe_all(&mut self, layout: &Layout, lanes: &mut [Lane], probes: usize) -> Option<bool> {
+        for lane in lanes.iter_mut() {
+            let Stage::Playing(cell) = lane.stage else { continue };
+            std::mem::swap(&mut lane.weights, &mut self.small.weights);
+            std::mem::swap(&mut lane.totals, &mut self.small.totals);
+            let mut game = Game {
+                small: &mut *self.small,
+                afloat: std::mem::take(&mut lane.afloat),
+                fleet: &self.fleet,
+                rules: &self.rules,
+                rng: &mut self.rng,
+            };
+            let answer = layout.answer(cell, lane.known.hits, self.rules.sunk());
+            game.apply(&mut lane.known, cell, answer);
+            lane.stage = if layout.all & !lane.known.hits == 0 {
+                Stage::Done(probes)
+            } else {
+                match game.choose(&lane.known) {
+                    Some(next) => Stage::Playing(next),
+                    None => Stage::Done(usize::MAX),
+                }
+            };
+            lane.key = game.key(&lane.known);
+            lane.afloat = game.afloat;
+            std::mem::swap(&mut lane.weights, &mut self.small.weights);
+            std::mem::swap(&mut lane.totals, &mut self.small.totals);
+        }
+        join(lanes);
+        let playing = lanes.iter().filter(|l| matches!(l.stage, Stage::Playing(_))).count();
+        let done = lanes.iter().any(|l| matches!(l.stage, Stage::Done(_)));
+        if playing == 0 || (playing == 1 && !done) {
+            return Some(true);
+        }
+        (probes <= MAX_CELLS).then_some(false)
+    }
+
+    /// The counts [`Rollouts::play`] gives for games ended as `lanes` after `probes`.
+    fn counts(&self, lanes: &[Lane], probes: usize) -> Option<Vec<usize>> {
+        (0..lanes.len())
+            .map(|j| match ending_of(lanes, j) {
+                Some(Stage::Done(n)) if n != usize::MAX => Some(self.scans + n),
+                Some(Stage::Playing(_)) => Some(self.scans + probes),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The rollout candidate `j`'s game follows: its own, or through the joins the
     /// earlier one it met.
     fn representative(&self, j: usize) -> Option<usize> {
@@ -729,13 +977,7 @@ impl<'a> Rollouts<'a> {
         mut trace: Option<(usize, &mut Seen)>,
     ) -> Option<(usize, bool)> {
         let bay = self.small.bay;
-        self.layout.ships.clear();
-        self.layout.all = 0;
-        for (k, ship) in board.ships().enumerate() {
-            let mask = mask_of(bay, ship.cells());
-            self.layout.ships.push((mask, board.kind_of(k)));
-            self.layout.all |= mask;
-        }
+        self.layout.read(bay, board);
         while self.lanes.len() < cands.len() {
             self.lanes.push(self.start.clone());
         }
@@ -828,6 +1070,38 @@ impl<'a> Rollouts<'a> {
         }
     }
 }
+
+/// Joins each game still playing to the first earlier one still playing in the same
+/// state (they play on alike).
+fn join(lanes: &mut [Lane]) {
+    for j in 1..lanes.len() {
+        let Some(lane) = lanes.get(j) else { break };
+        if !matches!(lane.stage, Stage::Playing(_)) || lane.key.is_none() {
+            continue;
+        }
+        let key = lane.key;
+        let met = lanes.iter().take(j).position(|l| matches!(l.stage, Stage::Playing(_)) && l.key == key);
+        if let (Some(l), Some(lane)) = (met, lanes.get_mut(j)) {
+            lane.stage = Stage::Joined(l);
+        }
+    }
+}
+
+/// Where game `j` of `lanes` ended, through its joins.
+fn ending_of(lanes: &[Lane], j: usize) -> Option<Stage> {
+    let mut at = j;
+    loop {
+        match lanes.get(at).map(|l| l.stage) {
+            Some(Stage::Joined(l)) if l < at => at = l,
+            Some(stage) => return Some(stage),
+            None => return None,
+        }
+    }
+}
+
+/// The most candidates [`Rollouts::play_kept`] plays (a layout's answers to their
+/// probes are a byte each of one 64-bit word).
+pub(crate) const TREE_CANDIDATES: usize = 8;
 
 /// The lanes traced at a depth: each one's index and features.
 type Seen = Vec<(usize, [f64; FEATURES])>;

@@ -10,8 +10,11 @@
 //! cells than density's (report/results.md, "Classic Battleship").
 //!
 //! The rollouts are density's fast path without a scan (`density::small::Rollouts`),
-//! the candidates' games of a layout played in step and joined where they meet: the
-//! same choices as playing each rollout through a scan, at a fraction of the cost. The
+//! the candidates' games of a layout played in step and joined where they meet, and the
+//! layouts of a batch played together as a tree of their answers (density's choice
+//! depends only on the answers so far, so layouts that answered alike share one game
+//! until their answers part): the same choices as playing each rollout through a scan,
+//! at a fraction of the cost. The
 //! strategy draws up to [`LAYOUTS`] layouts a probe, [`BATCH`] at a time, and after each
 //! batch drops a candidate whose scans exceed the leader's by more than [`ELIMINATE`]
 //! standard errors of their paired difference; a probe is settled once one is left.
@@ -37,6 +40,7 @@ pub mod book;
 
 use super::afloat::Afloat;
 use super::bayes::posterior_rules;
+use super::density::TREE_CANDIDATES;
 use super::{Density, ScanStrategy};
 use crate::game::board::Board;
 use crate::game::position::Position;
@@ -364,6 +368,24 @@ impl Lookahead {
         };
         let layouts = drawn.get(which).unwrap_or_default();
         if let Ok(Some(mut fast)) = self.density.rollouts(scan) {
+            if self.leaf.is_none() && cands.len() <= TREE_CANDIDATES {
+                // Density's fast path, the layouts' games played together as a tree.
+                for l in layouts {
+                    fast.keep_ships(&l.ships);
+                }
+                let kept = layouts;
+                let mut counts = Vec::new();
+                fast.play_kept(cands, &mut counts);
+                for (l, scans) in kept.iter().zip(counts) {
+                    self.played += cands.len() as u64;
+                    if let Some(scans) = scans {
+                        rows.push((l.weight * scale, scans.iter().map(|&s| s as f64).collect()));
+                        answers.push(first_answers(&l.ships, cands));
+                    }
+                }
+                self.drawn = drawn;
+                return rows.len() > before;
+            }
             // Density's fast path: every candidate on a layout from one copy of the state.
             let mut scans = Vec::with_capacity(cands.len());
             for l in layouts {
@@ -910,6 +932,8 @@ mod rollout_tests {
                 estimator.sample_layouts(&ev, 40, &mut drawn).unwrap();
                 let mut fast = fast_density.rollouts(&scan).unwrap().expect("the fast path");
                 let mut plain = Density::default();
+                // Every layout's counts one at a time, to compare with the tree's.
+                let (mut wanted, mut boards) = (Vec::new(), Vec::new());
                 for layout in &drawn {
                     let layout_board = Board::with_rules(rows, cols, layout.ships.clone(), &prules).unwrap();
                     let want: Vec<usize> = cands
@@ -918,6 +942,9 @@ mod rollout_tests {
                         .collect();
                     let mut got = Vec::new();
                     assert!(fast.play(&layout_board, &cands, &mut got));
+                    wanted.push(Some(got.clone()));
+                    assert!(fast.keeps_alike(&layout_board, &layout.ships), "{name}");
+                    boards.push(layout.ships.clone());
                     // Cut after a few probes: traced, the same counts, each game apart
                     // then with its features and the scans it made from there; cut, the
                     // count less those scans plus the leaf's value.
@@ -945,6 +972,14 @@ mod rollout_tests {
                     assert!(got.iter().zip(&want).all(|(g, w)| g <= w), "{name}: {got:?} {want:?}");
                     checked += 1;
                 }
+                // The same layouts played together as a tree: the same counts, in order.
+                for ships in &boards {
+                    fast.keep_ships(ships);
+                }
+                let mut tree = Vec::new();
+                fast.play_kept(&cands, &mut tree);
+                assert_eq!(tree, wanted, "{name} after {upto} probes");
+                assert!(!tree.is_empty());
             }
         }
         assert!(checked > 1000, "{checked}");

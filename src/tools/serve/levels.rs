@@ -3,7 +3,7 @@
 //! rules, measured by `spot-the-ships simulate --rules PRESET --games 2000 --strategies
 //! all --threads 1` (seed 2021). Expert is the strategy of fewest mean scans.
 //!
-//! Under classic that is lookahead, which `all` leaves out (about 7 CPU-seconds a
+//! Under classic that is lookahead, which `all` leaves out (about 4 CPU-seconds a
 //! game, under a second a move): its mean was measured on the same 2,000 boards by
 //! `tests/bench/lookahead-study.sh`, density and lookahead in 40 shards, whose record is
 //! `report/lookahead-study.txt` (a test checks the table against it). The page shows
