@@ -911,19 +911,12 @@ impl<'a> Rollouts<'a> {
     /// The rollout candidate `j`'s game follows: its own, or through the joins the
     /// earlier one it met.
     fn representative(&self, j: usize) -> Option<usize> {
-        let mut at = j;
-        loop {
-            match self.lanes.get(at).map(|l| l.stage) {
-                Some(Stage::Joined(l)) if l < at => at = l,
-                Some(_) => return Some(at),
-                None => return None,
-            }
-        }
+        representative_of(&self.lanes, j)
     }
 
     /// Where candidate `j`'s game ended (through its joins).
     fn ending(&self, j: usize) -> Option<Stage> {
-        self.representative(j).and_then(|r| self.lanes.get(r)).map(|l| l.stage)
+        ending_of(&self.lanes, j)
     }
 
     /// The lane whose features a traced candidate `j` took: its representative at the
@@ -997,51 +990,16 @@ impl<'a> Rollouts<'a> {
         let mut probes = 0;
         loop {
             probes += 1;
-            // One probe for every rollout still playing.
-            for lane in self.lanes.iter_mut() {
-                let Stage::Playing(cell) = lane.stage else { continue };
-                std::mem::swap(&mut lane.weights, &mut self.small.weights);
-                std::mem::swap(&mut lane.totals, &mut self.small.totals);
-                let mut game = Game {
-                    small: &mut *self.small,
-                    afloat: std::mem::take(&mut lane.afloat),
-                    fleet: &self.fleet,
-                    rules: &self.rules,
-                    rng: &mut self.rng,
-                };
-                let answer = self.layout.answer(cell, lane.known.hits, self.rules.sunk());
-                game.apply(&mut lane.known, cell, answer);
-                lane.stage = if self.layout.all & !lane.known.hits == 0 {
-                    Stage::Done(probes)
-                } else {
-                    match game.choose(&lane.known) {
-                        Some(next) => Stage::Playing(next),
-                        None => Stage::Done(usize::MAX),
-                    }
-                };
-                lane.key = game.key(&lane.known);
-                lane.afloat = game.afloat;
-                std::mem::swap(&mut lane.weights, &mut self.small.weights);
-                std::mem::swap(&mut lane.totals, &mut self.small.totals);
-            }
-            // A rollout in the state of an earlier one still playing joins it.
-            for j in 1..self.lanes.len() {
-                let Some(lane) = self.lanes.get(j) else { break };
-                if !matches!(lane.stage, Stage::Playing(_)) || lane.key.is_none() {
-                    continue;
-                }
-                let key = lane.key;
-                let met = self.lanes.iter().take(j).position(|l| matches!(l.stage, Stage::Playing(_)) && l.key == key);
-                if let (Some(l), Some(lane)) = (met, self.lanes.get_mut(j)) {
-                    lane.stage = Stage::Joined(l);
-                }
-            }
-            let playing = self.lanes.iter().filter(|l| matches!(l.stage, Stage::Playing(_))).count();
-            let done = self.lanes.iter().any(|l| matches!(l.stage, Stage::Done(_)));
-            if playing == 0 || (playing == 1 && !done) {
+            // One probe for every rollout still playing, then the joins.
+            let (layout, mut lanes) = (std::mem::take(&mut self.layout), std::mem::take(&mut self.lanes));
+            let ended = self.probe_all(&layout, &mut lanes, probes);
+            (self.layout, self.lanes) = (layout, lanes);
+            let within = match ended {
                 // Every game over, or all in one state: they end alike from here.
-                return Some((probes, false));
-            }
+                Some(true) => return Some((probes, false)),
+                Some(false) => true,
+                None => false,
+            };
             // Games still apart: traced at the depth where a cut would value them.
             if let Some((depth, seen)) = trace.as_mut() {
                 if probes == *depth {
@@ -1064,7 +1022,7 @@ impl<'a> Rollouts<'a> {
             if probes >= stop {
                 return Some((probes, true));
             }
-            if probes > MAX_CELLS {
+            if !within {
                 return None;
             }
         }
@@ -1087,16 +1045,21 @@ fn join(lanes: &mut [Lane]) {
     }
 }
 
-/// Where game `j` of `lanes` ended, through its joins.
-fn ending_of(lanes: &[Lane], j: usize) -> Option<Stage> {
+/// The game `j` of `lanes` follows: its own, or through the joins the earlier one it met.
+fn representative_of(lanes: &[Lane], j: usize) -> Option<usize> {
     let mut at = j;
     loop {
         match lanes.get(at).map(|l| l.stage) {
             Some(Stage::Joined(l)) if l < at => at = l,
-            Some(stage) => return Some(stage),
+            Some(_) => return Some(at),
             None => return None,
         }
     }
+}
+
+/// Where game `j` of `lanes` ended, through its joins.
+fn ending_of(lanes: &[Lane], j: usize) -> Option<Stage> {
+    representative_of(lanes, j).and_then(|r| lanes.get(r)).map(|l| l.stage)
 }
 
 /// The most candidates [`Rollouts::play_kept`] plays (a layout's answers to their
