@@ -494,11 +494,16 @@ struct Layout {
 impl Layout {
     /// Reads `board`'s ships into this layout (its memory reused).
     fn read(&mut self, bay: Bay, board: &Board) {
+        self.fill(bay, board.ships().enumerate().map(|(k, ship)| (ship, board.kind_of(k))));
+    }
+
+    /// Makes this layout of `ships`, each with its kind (its memory reused).
+    fn fill(&mut self, bay: Bay, ships: impl Iterator<Item = (Ship, Option<usize>)>) {
         self.ships.clear();
         self.all = 0;
-        for (k, ship) in board.ships().enumerate() {
+        for (ship, kind) in ships {
             let mask = mask_of(bay, ship.cells());
-            self.ships.push((mask, board.kind_of(k)));
+            self.ships.push((mask, kind));
             self.all |= mask;
         }
     }
@@ -620,17 +625,8 @@ impl<'a> Rollouts<'a> {
     /// it was, when a candidate is not an unknown cell or a game cannot be finished.
     pub(crate) fn play(&mut self, board: &Board, cands: &[Position], out: &mut Vec<usize>) -> bool {
         let Some((probes, _)) = self.step(board, cands, usize::MAX, None) else { return false };
-        let before = out.len();
-        for j in 0..cands.len() {
-            match self.ending(j) {
-                Some(Stage::Done(n)) if n != usize::MAX => out.push(self.scans + n),
-                Some(Stage::Playing(_)) => out.push(self.scans + probes),
-                _ => {
-                    out.truncate(before);
-                    return false;
-                }
-            }
-        }
+        let Some(counts) = self.counts(&self.lanes, probes) else { return false };
+        out.extend(counts);
         true
     }
 
@@ -687,14 +683,9 @@ impl<'a> Rollouts<'a> {
     /// Pre: `ships` make a board that agrees with the state, in that order. Post: one
     /// more layout kept.
     pub(crate) fn keep_ships(&mut self, ships: &[Ship]) {
-        let bay = self.small.bay;
         let mut kinds = self.fleet.kinds().iter().enumerate().flat_map(|(j, k)| std::iter::repeat_n(j, k.count));
         let mut layout = Layout::default();
-        for ship in ships {
-            let mask = mask_of(bay, ship.cells());
-            layout.ships.push((mask, kinds.next()));
-            layout.all |= mask;
-        }
+        layout.fill(self.small.bay, ships.iter().map(|&ship| (ship, kinds.next())));
         self.kept.push(layout);
     }
 
@@ -719,30 +710,20 @@ impl<'a> Rollouts<'a> {
     /// candidates. Post: `kept` empty; `out` holds one entry per layout kept (it is
     /// cleared first), all `None` when there are more candidates.
     pub(crate) fn play_kept(&mut self, cands: &[Position], out: &mut Vec<Option<Vec<usize>>>) {
-        let kept = std::mem::take(&mut self.kept);
         out.clear();
-        out.resize(kept.len(), None);
-        if cands.len() > TREE_CANDIDATES {
-            self.kept = kept;
-            self.kept.clear();
-            return;
-        }
+        out.resize(self.kept.len(), None);
+        // Every candidate's game from the state, when all are unknown cells.
         let bay = self.small.bay;
-        let mut lanes = Vec::with_capacity(cands.len());
-        for c in cands {
-            let first = bay.index(*c);
-            if c.col >= bay.cols || self.start.known.unknown & bit(first) == 0 {
-                self.kept = kept;
-                self.kept.clear();
-                return;
-            }
-            let mut lane = self.start.clone();
-            lane.stage = Stage::Playing(first);
-            lanes.push(lane);
+        let first =
+            |c: &Position| Some(bay.index(*c)).filter(|&i| c.col < bay.cols && self.start.known.unknown & bit(i) != 0);
+        let lanes: Option<Vec<Lane>> =
+            cands.iter().map(|c| first(c).map(|i| Lane { stage: Stage::Playing(i), ..self.start.clone() })).collect();
+        if let Some(lanes) = lanes.filter(|_| cands.len() <= TREE_CANDIDATES) {
+            let kept = std::mem::take(&mut self.kept);
+            let mut set: Vec<usize> = (0..kept.len()).collect();
+            self.grow(&kept, &mut set, lanes, 0, out);
+            self.kept = kept;
         }
-        let mut set: Vec<usize> = (0..kept.len()).collect();
-        self.grow(&kept, &mut set, lanes, 0, out);
-        self.kept = kept;
         self.kept.clear();
     }
 

@@ -373,10 +373,9 @@ impl Lookahead {
                 for l in layouts {
                     fast.keep_ships(&l.ships);
                 }
-                let kept = layouts;
                 let mut counts = Vec::new();
                 fast.play_kept(cands, &mut counts);
-                for (l, scans) in kept.iter().zip(counts) {
+                for (l, scans) in layouts.iter().zip(counts) {
                     self.played += cands.len() as u64;
                     if let Some(scans) = scans {
                         rows.push((l.weight * scale, scans.iter().map(|&s| s as f64).collect()));
